@@ -1,0 +1,79 @@
+#include "cli/cli_common.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace cronista::cli {
+
+std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    std::cout << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    std::string msg = e.what();
+    for (char& c : msg)
+      if (c == '\n') c = ' ';
+    std::cerr << app.get_name() << ": " << msg << " (see --help)\n";
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+int fail(const std::string& command, const std::string& message, int code) {
+  std::cerr << "cronista " << command << ": " << message << "\n";
+  return code;
+}
+
+int not_yet(const std::string& command, const std::string& what) {
+  return fail(command, what + " is not implemented yet in this version", kExitUsage);
+}
+
+Result<std::string> read_input(const std::string& path) {
+  if (path.empty() || path == "-") {
+    std::string data((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    if (std::cin.bad()) return Result<std::string>::Error("cannot read standard input");
+    return data;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Result<std::string>::Error("cannot open '" + path + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) return Result<std::string>::Error("cannot read '" + path + "'");
+  return ss.str();
+}
+
+Status write_output(const std::string& path, const std::string& data) {
+  if (path.empty() || path == "-") {
+    std::cout << data;
+    std::cout.flush();
+    if (!std::cout) return Status::Error("cannot write to standard output");
+    return Status::Ok();
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::Error("cannot write '" + path + "': " + std::strerror(errno));
+  out << data;
+  out.close();
+  if (!out) return Status::Error("cannot write '" + path + "'");
+  return Status::Ok();
+}
+
+const CLI::Validator& date_validator() {
+  static const CLI::Validator v(
+      [](std::string& s) -> std::string {
+        if (!temporal::Date::parse(s)) return "'" + s + "' is not a date of the form YYYY-MM-DD";
+        return {};
+      },
+      "YYYY-MM-DD");
+  return v;
+}
+
+}  // namespace cronista::cli

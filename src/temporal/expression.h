@@ -1,0 +1,53 @@
+// A temporal expression found in a text, as the annotator and the resolver
+// leave it (method.md §2.2, §2.3; contract.md `cronista tag`).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "temporal/chronon.h"
+
+namespace cronista::temporal {
+
+// TimeML TIMEX3 type.
+enum class TimexType { Date, Time, Duration, Set };
+// HAREM category TEMPO/TIME types: CALENDAR_REF (TEMPO_CALEND), DURATION
+// (DURACAO), FREQUENCY (FREQUENCIA), GENERIC (GENERICO).
+enum class HaremType { CalendarRef, Duration, Frequency, Generic };
+// HAREM subtype of CALENDAR_REF: DATE (DATA), HOUR (HORA), INTERVAL (INTERVALO).
+enum class HaremSubtype { None, Date, Hour, Interval };
+// How the expression refers to the timeline (method.md §2.3).
+enum class Reference { Explicit, Implicit, Deictic, Anaphoric, Vague };
+
+std::string_view to_string(TimexType t);     // "DATE", "TIME", "DURATION", "SET"
+std::string_view to_string(HaremType t);     // "CALENDAR_REF", "DURATION", "FREQUENCY", "GENERIC"
+std::string_view to_string(HaremSubtype t);  // "", "DATE", "HOUR", "INTERVAL"
+std::string_view to_string(Reference r);     // "explicit", "implicit", "deictic", "anaphoric", "vague"
+
+struct TemporalExpression {
+  // TimeML extent: byte offsets into the analysed text, end exclusive, no
+  // leading preposition or article ("em 1997" → "1997").
+  std::size_t start = 0;
+  std::size_t end = 0;
+  // HAREM extent: as above but including the leading preposition/article.
+  std::size_t harem_start = 0;
+  std::size_t harem_end = 0;
+  std::string text;  // the bytes [start, end)
+
+  TimexType type = TimexType::Date;
+  std::string value;  // TIMEX3 value: "1997-04", "P3D", "PRESENT_REF", "XXXX-12-25"…
+  // Resolved points: one, two for an interval, none for durations, sets and
+  // vague references.
+  std::vector<Chronon> chronons;
+
+  HaremType harem_type = HaremType::CalendarRef;
+  HaremSubtype harem_subtype = HaremSubtype::Date;
+  Reference reference = Reference::Explicit;
+  // False when the value could not be fully determined (no DCT for a deictic
+  // expression, no anchor for an anaphoric one, a vague reference).
+  bool resolved = true;
+};
+
+}  // namespace cronista::temporal

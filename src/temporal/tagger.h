@@ -1,0 +1,50 @@
+// The Portuguese temporal tagger: annotator (method.md §2.2) + date resolver
+// (§2.3), loaded once from resources/pt and the pattern files, then used from
+// any number of threads (tag() is const and keeps no mutable state).
+//
+//   auto tagger = Tagger::load(TaggerOptions{.home = "/path/to/cronista"});
+//   if (!tagger.ok()) { report(tagger.status().message()); }
+//   auto found = (*tagger)->tag(text, Date{1998, 2, 13});
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "temporal/chronon.h"
+#include "temporal/expression.h"
+#include "temporal/status.h"
+
+namespace cronista::temporal {
+
+struct TaggerOptions {
+  // Folder holding resources/pt/ and patterns/ (see default_home()).
+  std::string home;
+  // Pattern files to load, in order (later files layer over earlier ones).
+  // Empty: <home>/patterns/pt.patterns and <home>/patterns/pt.manual.patterns.
+  std::vector<std::string> pattern_files;
+};
+
+// The folder the program finds resources/ and patterns/ in: $CRONISTA_HOME if
+// set, else the source tree the program was built from.
+std::string default_home();
+
+class Tagger {
+ public:
+  virtual ~Tagger() = default;
+
+  // Loads and compiles everything; a missing or malformed resource is an error
+  // naming the file and line.
+  static Result<std::unique_ptr<Tagger>> load(const TaggerOptions& options);
+
+  // Finds, classifies and resolves the temporal expressions of a UTF-8 text.
+  // `dct` anchors deictic expressions; anaphoric ones use the last date
+  // mentioned before them. Offsets are byte offsets into `text`. Expressions
+  // come sorted by start and never overlap.
+  virtual std::vector<TemporalExpression> tag(std::string_view text,
+                                              const std::optional<Date>& dct) const = 0;
+};
+
+}  // namespace cronista::temporal

@@ -1,0 +1,66 @@
+#include "store/analysis_store.h"
+
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace cronista::store {
+namespace {
+
+using temporal::Chronon;
+
+TEST(Database, OpeningSomethingThatIsNotADatabaseNamesTheFile) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "junk.db", std::string(4096, 'x'));
+  auto db = Database::open((tmp / "junk.db").string());
+  ASSERT_FALSE(db.ok());
+  EXPECT_NE(db.status().message().find("junk.db"), std::string::npos) << db.status().message();
+}
+
+TEST(AnalysisStore, StoresADocumentWithItsSegmentsChrononsAndLinks) {
+  testing::TempDir tmp;
+  const std::string path = (tmp / "a.db").string();
+  {
+    auto db = Database::open(path);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+    auto doc = temporal::plain_text_document("A 6 de junho de 1944 deu-se o desembarque.");
+    std::vector<temporal::TemporalExpression> exprs(1);
+    exprs[0].start = 2;
+    exprs[0].end = 20;
+    exprs[0].text = doc.text.substr(2, 18);
+    exprs[0].value = "1944-06-06";
+    exprs[0].chronons = {Chronon::of_day(1944, 6, 6)};
+    std::vector<temporal::Segment> segs(1);
+    segs[0].end = doc.text.size();
+    segs[0].chronons = {Chronon::of_day(1944, 6, 6), Chronon::of_year(1944)};
+    StoredAnalysis a{&doc, &exprs, &segs, {{"http://a/b", "b", 3, 0, true}}, {true}};
+    DocumentInfo info{"doc-1", "http://a/", "test", temporal::Date{1998, 2, 13}, "meta", "Título", 123};
+    Transaction t(*db);
+    auto id = AnalysisStore::put(*db, info, a);
+    ASSERT_TRUE(id.ok()) << id.status().message();
+    ASSERT_TRUE(t.commit().ok());
+    // Storing the same key again replaces it instead of duplicating it.
+    ASSERT_TRUE(AnalysisStore::put(*db, info, a).ok());
+  }
+  auto db = Database::open(path, true);
+  ASSERT_TRUE(db.ok());
+  auto count = [&](const char* sql) {
+    auto st = db->prepare(sql);
+    EXPECT_TRUE(st.ok());
+    EXPECT_TRUE(st->step());
+    return st->column_int(0);
+  };
+  EXPECT_EQ(count("SELECT count(*) FROM documents"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM expressions"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM segments WHERE in_scope = 1"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM chronons"), 2);
+  EXPECT_EQ(count("SELECT count(*) FROM links WHERE in_scope = 1 AND segment_id IS NOT NULL"), 1);
+  EXPECT_EQ(count("SELECT last_day - first_day FROM chronons WHERE value = '1944-XX-XX'"), 365);
+  auto has = AnalysisStore::has_document(*db, "doc-1");
+  ASSERT_TRUE(has.ok());
+  EXPECT_TRUE(*has);
+}
+
+}  // namespace
+}  // namespace cronista::store

@@ -1,0 +1,104 @@
+// Helpers shared by the test programs: running the real cronista binary,
+// temporary folders, locating the source tree and ../shared/data.
+#pragma once
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace cronista::testing {
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+inline void write_file(const std::filesystem::path& p, const std::string& data) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << data;
+}
+
+// A fresh folder removed at scope exit.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device rd;
+    path_ = std::filesystem::temp_directory_path() / ("cronista-test-" + std::to_string(::getpid()) + "-" +
+                                                       std::to_string(rd()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string source_dir() { return CRONISTA_SOURCE_DIR; }
+inline std::string cronista_binary() { return CRONISTA_BINARY; }
+
+// ../shared/data beside the checkout, or $CRONISTA_SHARED_DATA; empty if absent.
+inline std::string shared_data_dir() {
+  if (const char* env = std::getenv("CRONISTA_SHARED_DATA"); env && *env) return env;
+  std::filesystem::path p = std::filesystem::path(CRONISTA_SOURCE_DIR) / ".." / "shared" / "data";
+  std::error_code ec;
+  if (std::filesystem::is_directory(p, ec)) return std::filesystem::canonical(p, ec).string();
+  return {};
+}
+
+// Runs the cronista binary with args; stdin from `input` (empty: /dev/null).
+inline ProcessResult run_cronista(const std::vector<std::string>& args, const std::string& input = {}) {
+  TempDir tmp;
+  const auto in_path = tmp / "stdin", out_path = tmp / "stdout", err_path = tmp / "stderr";
+  write_file(in_path, input);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int in = ::open(in_path.c_str(), O_RDONLY);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    std::vector<std::string> all{cronista_binary()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ProcessResult r;
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = read_file(out_path);
+  r.err = read_file(err_path);
+  return r;
+}
+
+inline int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+}  // namespace cronista::testing
