@@ -283,7 +283,7 @@ TEST(WarcWriter, UnwritablePathIsAClearError) {
   EXPECT_NE(w.status().message().find("/nonexistent-dir/x.warc.gz"), std::string::npos);
 }
 
-TEST(WarcWriter, OutputPassesGzipAndWarcioChecks) {
+TEST(WarcWriter, OutputPassesGzipTest) {
   TempDir tmp;
   const std::string path = (tmp / "crawl.warc.gz").string();
   write_pages(path, 1, 3);
@@ -292,8 +292,14 @@ TEST(WarcWriter, OutputPassesGzipAndWarcioChecks) {
   const std::string first = (tmp / "first").string();
   ASSERT_EQ(std::system(("zcat '" + path + "' | head -c 8 > '" + first + "'").c_str()), 0);
   EXPECT_EQ(read_file(first), "WARC/1.1");
+}
+
+TEST(WarcWriter, OutputPassesWarcioCheck) {
   if (std::system("python3 -c 'import warcio' >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "warcio (python3-warcio) not installed: only gzip -t checked";
+    GTEST_SKIP() << "warcio (python3-warcio) not installed; not packaged in Debian 12";
+  TempDir tmp;
+  const std::string path = (tmp / "crawl.warc.gz").string();
+  write_pages(path, 1, 3);
   const std::string out = (tmp / "check").string();
   const int rc = std::system(("python3 -m warcio check -v '" + path + "' > '" + out + "' 2>&1").c_str());
   EXPECT_EQ(rc, 0) << read_file(out);
