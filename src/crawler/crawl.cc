@@ -687,7 +687,6 @@ void Crawl::progress(bool final_line) {
   for (const auto& [kind, n] : errors_) errs += " " + kind + "=" + std::to_string(n);
   std::string skips;
   for (const auto& [kind, n] : skipped_) skips += " " + kind + "=" + std::to_string(n);
-  std::fprintf(stderr, "[dbg pool=%zu backlog=%zu fetch=%zu window=%zu] ", pool_->pending(), store_->backlog(), fetcher_->in_flight(), frontier_->in_memory());
   std::fprintf(stderr, "crawl: %lld pages, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, errors:%s%s%s\n",
                static_cast<long long>(pages_before_ + pages_), secs > 0 ? pages_ / secs : 0.0,
                pages_ ? 100.0 * relevant_ / pages_ : 0.0, frontier_->queued(), in_flight_.size(),

@@ -51,7 +51,7 @@ struct CrawlOptions {
   int max_redirects = 10;
   std::string home;    // tagger resources; empty = temporal::default_home()
   std::string args;    // the command line, recorded in the run
-  std::chrono::milliseconds progress_interval{250};
+  std::chrono::milliseconds progress_interval{2000};
   bool progress = true;
 };
 
