@@ -251,9 +251,20 @@ TEST(WarcWriter, HeadIsAdjustedToTheStoredBody) {
     e.body = kPage;
     e.body_coding = BodyCoding::kDecoded;
     ASSERT_TRUE((*w)->write(e).ok());
+    // Brotli cannot be recognised: by default it is taken as decoded...
+    ASSERT_TRUE((*w)->write_exchange("https://a.pt/4", "", "", "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n", kPage)
+                    .ok());
+    // ...unless the caller says the body is as sent.
+    e.target_uri = "https://a.pt/5";
+    e.http_response_head = "HTTP/1.1 200 OK\r\nContent-Encoding: br\r\n";
+    e.body = "\x1b\x03brotli";
+    e.body_coding = BodyCoding::kAsSent;
+    ASSERT_TRUE((*w)->write(e).ok());
   }
   const ReadResult r = read_all(path);
-  ASSERT_EQ(r.records.size(), 4u);
+  ASSERT_EQ(r.records.size(), 6u);
+  EXPECT_NE(r.records[4].block.find("X-Cronista-Orig-Content-Encoding: br\r\n"), std::string::npos);
+  EXPECT_NE(r.records[5].block.find("\r\nContent-Encoding: br\r\n"), std::string::npos);
   const std::string b1 = r.records[1].block, b2 = r.records[2].block, b3 = r.records[3].block;
   EXPECT_NE(b1.find("X-Cronista-Orig-Transfer-Encoding: chunked\r\n"), std::string::npos) << b1;
   EXPECT_NE(b1.find("X-Cronista-Orig-Content-Encoding: gzip\r\n"), std::string::npos);
