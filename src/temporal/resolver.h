@@ -34,6 +34,9 @@ struct Anchor {
 struct ResolveContext {
   std::optional<Date> dct;
   std::optional<Anchor> anchor;  // last date mentioned before the expression
+  // Last quarter mentioned ("terceiro trimestre"), which a later bare
+  // "trimestre" or a "há um ano" in a quarterly report refers to.
+  std::optional<Anchor> quarter;
   // Tense of the verb nearest to the expression in its sentence: +1 future,
   // -1 past, 0 unknown.
   int tense = 0;

@@ -171,7 +171,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
   folded.append(fold_text(text));
   folded.push_back(' ');
   const std::string_view t = folded;
-  std::optional<Anchor> anchor;
+  std::optional<Anchor> anchor, quarter;
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -219,6 +219,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
+    ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
@@ -249,7 +250,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       e.harem_subtype = HaremSubtype::Hour;
     e.reference = r.reference;
     e.resolved = r.resolved;
-    if (r.new_anchor && r.resolved) anchor = r.new_anchor;
+    if (r.new_anchor && r.resolved) {
+      anchor = r.new_anchor;
+      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+    }
     out.push_back(std::move(e));
   }
   return out;
