@@ -868,8 +868,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.reference = Reference::Deictic;
       const int past = f.month <= dct.month ? dct.year : dct.year - 1;
       const int next = f.month >= dct.month ? dct.year : dct.year + 1;
-      if (f.rel > 0) year = f.month > dct.month ? dct.year : dct.year + 1;
-      else if (f.rel < 0) year = f.month < dct.month ? dct.year : dct.year - 1;
+      const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
+      if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
+      else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
+      else if (std::abs(ctx.tense) == 2) year = ctx.tense > 0 ? next : past;
       else {
         const int dp = (dct.year - past) * 12 + dct.month - f.month;
         const int dn = (next - dct.year) * 12 + f.month - dct.month;

@@ -153,7 +153,8 @@ int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_
       else if (lex_.in_class(w, "PAST_CUE") || (w.size() >= 6 && ends_with_any(w, past_suffixes))) cue = -1;
       if (cue != 0) {
         const std::size_t dist = j <= start ? start - j : i - end;
-        if (dist < best) best = dist, tense = cue;
+        // A verb right next to the expression is a strong cue (±2).
+        if (dist < best) best = dist, tense = dist <= 24 ? 2 * cue : cue;
       }
     }
     i = j;
