@@ -135,6 +135,14 @@ Result<std::vector<Pattern>> parse_pattern_file(std::string_view name, std::stri
       p.frequency = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || p.frequency < 0)
         return R::Error(where(line_no) + "freq must be a non-negative integer");
+    } else if (key == "scheme") {
+      if (rest == "both") p.in_timeml = p.in_harem = true;
+      else if (rest == "timeml") p.in_timeml = true, p.in_harem = false;
+      else if (rest == "harem") p.in_timeml = false, p.in_harem = true;
+      else return R::Error(where(line_no) + "scheme must be both, timeml or harem, not '" + std::string(rest) + "'");
+    } else if (key == "unless-next") {
+      if (rest.empty()) return R::Error(where(line_no) + "unless-next needs a class name");
+      p.unless_next = std::string(rest);
     } else if (key == "example") {
       p.examples.push_back(std::string(rest));
     } else {
@@ -164,6 +172,8 @@ std::string format_pattern_file(const std::vector<Pattern>& patterns, std::strin
     out += "harem " + std::string(to_string(p.harem_type));
     if (p.harem_subtype != HaremSubtype::None) out += " " + std::string(to_string(p.harem_subtype));
     out += "\nfreq " + std::to_string(p.frequency) + "\n";
+    if (!p.in_timeml || !p.in_harem) out += std::string("scheme ") + (p.in_timeml ? "timeml" : "harem") + "\n";
+    if (!p.unless_next.empty()) out += "unless-next " + p.unless_next + "\n";
     for (const auto& e : p.examples) out += "example " + e + "\n";
   }
   return out;
@@ -210,6 +220,8 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   std::reverse(patterns.begin(), patterns.end());
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     const Pattern& p = patterns[i];
+    if (!p.unless_next.empty() && lexicon.phrases(p.unless_next).empty())
+      return R::Error(p.source + ": unless-next names unknown class '" + p.unless_next + "'");
     auto rx = lexicon.expand(p.regex);
     if (!rx.ok()) return R::Error(p.source + ": " + rx.status().message());
     RE2 check(*rx, opt);

@@ -572,6 +572,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (t.get("BEFORE")) { f.before = true; continue; }
     if (t.get("FROM_NOW")) { f.from_now = true; continue; }
     if (const std::string* v = t.get("SET_ADVERB")) { f.set_adverb = *v; continue; }
+    if (const std::string* v = t.get("FREQUENCY_WORD")) { f.set_adverb = *v; continue; }
     if (t.get("SET_QUANT")) { f.set_quant = true; continue; }
     if (t.get("VAGUE_QUANT")) {
       f.amount_vague = true;
@@ -1036,6 +1037,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     else if (a.month > 0) set_month(a.year, a.month);
     else set_year(a.year);
     res.reference = Reference::Anaphoric;
+    return res;
+  }
+  if ((f.after || f.before) && !f.quantified_unit) {  // "mais tarde", "antes": vague
+    res.value = f.after ? "FUTURE_REF" : "PAST_REF";
+    res.reference = Reference::Vague;
     return res;
   }
   if (f.rel_kind == Facts::RelKind::Deictic && f.rel_this) {

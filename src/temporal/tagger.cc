@@ -217,6 +217,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
       if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
     }
+    if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
@@ -249,6 +250,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     if (e.harem_type == HaremType::CalendarRef && e.type == TimexType::Time &&
         e.harem_subtype == HaremSubtype::Date)
       e.harem_subtype = HaremSubtype::Hour;
+    e.in_timeml = pat.in_timeml;
+    e.in_harem = pat.in_harem;
     e.reference = r.reference;
     e.resolved = r.resolved;
     if (r.new_anchor && r.resolved) {
