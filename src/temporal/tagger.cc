@@ -235,6 +235,17 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ctx.tense = sentence_tense(t, start, end);
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
+    // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
+    if (auto art = word_before(t, start); art && in_class_word(t, art, "ARTICLE")) {
+      const std::string_view a = t.substr(art->start, art->end - art->start);
+      auto first = word_after(t, start);
+      const bool numeric = is_digit(t[start]) || in_class_word(t, first, "NUMWORD");
+      const bool day_date = is_digit(t[start]) && r.type != TimexType::Duration;
+      if (!day_date && !(numeric && (a == "a" || a == "as"))) {
+        start = art->start;
+        if (harem_start > start) harem_start = start;
+      }
+    }
     TemporalExpression e;
     e.start = start - 1;
     e.end = end - 1;
