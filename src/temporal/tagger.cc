@@ -67,6 +67,8 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
+  // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
+  bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
   // +1 future, -1 past, 0 unknown: the verb cue nearest to [start, end) in its sentence.
   int sentence_tense(std::string_view t, std::size_t start, std::size_t end) const;
 
@@ -129,6 +131,35 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
   return best;
 }
 
+bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
+  // A number of years: digits or number words, then a unit word of years.
+  if (end - start < 4) return false;
+  std::size_t last = end;
+  while (last > start && t[last - 1] != ' ') --last;
+  const std::string* unit = lex_.value(t.substr(last, end - last), "UNIT");
+  if (unit == nullptr || *unit != "Y" || last == start) return false;
+  if (!is_digit(t[start]) && !in_class_word(t, word_after(t, start), "NUMWORD")) return false;
+  auto after = word_after(t, end);
+  if (after) {
+    auto after2 = word_after(t, after->end);
+    if (after2 && lex_.in_class(std::string(t.substr(after->start, after->end - after->start)) + " " +
+                                    std::string(t.substr(after2->start, after2->end - after2->start)),
+                                "AGE_AFTER"))
+      return true;
+  }
+  auto before = word_before(t, start);
+  if (!before) return false;
+  const std::string_view b = t.substr(before->start, before->end - before->start);
+  if (lex_.in_class(b, "AGE_BEFORE")) return true;
+  if (b == "de") {
+    std::size_t p = before->start;
+    while (p > 0 && t[p - 1] == ' ') --p;
+    return p > 0 && t[p - 1] == ',';
+  }
+  (void)harem_start;
+  return false;
+}
+
 int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_t end) const {
   std::size_t s = start, e = end;
   while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && t[s - 1] != ';' && start - s < 300) --s;
@@ -187,6 +218,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         is_digit(t[end + 1]) && is_digit(t[end - 1]))
       continue;
     if (end < t.size() && t[end] == '%') continue;
+    // Part of an identifier ("NYT-02-06-98", "ref/1998").
+    if (is_digit(t[start]) && start >= 2 && (t[start - 1] == '-' || t[start - 1] == '/') &&
+        is_word_char_at(t, start - 2))
+      continue;
     // TimeML extent: no leading preposition or article.
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
@@ -218,6 +253,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
     }
     if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
+    if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
