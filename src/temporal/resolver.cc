@@ -81,6 +81,7 @@ struct Facts {
   bool set_quant = false;
   bool vezes = false;      // "três vezes por semana"
   int numbers_unused = 0;  // numbers that took no role
+  bool period = false;     // "período": the period under discussion
   bool outer_year = false; // a second unit, the year, qualifies the first ("trimestre do ano passado")
 };
 
@@ -567,6 +568,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       f.position = *v;
       continue;
     }
+    if (t.get("PERIOD_WORD")) {
+      f.period = true;
+      continue;
+    }
     if (t.get("AGO")) { f.ago = true; continue; }
     if (t.get("AFTER")) { f.after = true; continue; }
     if (t.get("BEFORE")) { f.before = true; continue; }
@@ -590,6 +595,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
+  if (f.period && f.unit.empty() && f.quarter < 0 && ctx.quarter) f.unit = "Q";
+  // A quarter named without its number ("trimestre correspondente de 1988")
+  // is the one under discussion.
+  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter)
+    f.quarter = ctx.quarter->quarter;
+  if (f.outer_year || f.ago || f.before) res.shifted = true;
 
   // Reference points.
   const bool have_dct = ctx.dct.has_value();
@@ -876,7 +887,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       else {
         const int dp = (dct.year - past) * 12 + dct.month - f.month;
         const int dn = (next - dct.year) * 12 + f.month - dct.month;
-        year = dn < dp ? next : past;
+        year = dn + 2 < dp ? next : past;
       }
     } else if (ctx.anchor && ctx.anchor->year >= 0) {
       year = ctx.anchor->year;

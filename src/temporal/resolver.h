@@ -51,6 +51,9 @@ struct Resolution {
   Reference reference = Reference::Explicit;
   bool resolved = true;
   bool interval = false;
+  // Moved away from the time under discussion ("há um ano", "trimestre homólogo do
+  // ano passado"): it does not become the quarter later bare mentions refer to.
+  bool shifted = false;
   bool reject = false;  // the words make no temporal sense (e.g. "1945" as day 19/45)
   std::optional<Anchor> new_anchor;
 };

@@ -303,7 +303,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.resolved = r.resolved;
     if (r.new_anchor && r.resolved) {
       anchor = r.new_anchor;
-      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+      if (r.new_anchor->quarter > 0 && !r.shifted) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }
