@@ -522,7 +522,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
           continue;
         }
       }
-      if (!f.unit.empty() || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
+      if (!f.unit.empty() || f.period || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
         if (*v == "Y") f.outer_year = true;
         continue;
       }
@@ -541,11 +541,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       continue;
     }
     if (t.get("MOD_NEXT")) {
-      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic;
+      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_LAST")) {
-      f.rel = -1, f.rel_kind = Facts::RelKind::Deictic;
+      f.rel = -1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_THIS")) {
@@ -553,11 +553,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       continue;
     }
     if (t.get("MOD_FOLLOWING")) {
-      f.rel = 1, f.rel_kind = Facts::RelKind::Anaphoric;
+      f.rel = 1, f.rel_kind = Facts::RelKind::Anaphoric, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_PREVIOUS")) {
-      f.rel = -1, f.rel_kind = Facts::RelKind::Anaphoric;
+      f.rel = -1, f.rel_kind = Facts::RelKind::Anaphoric, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_SAME")) {
@@ -600,7 +600,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   // is the one under discussion.
   if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter)
     f.quarter = ctx.quarter->quarter;
-  if (f.outer_year || f.ago || f.before) res.shifted = true;
+  if (f.outer_year || f.ago) res.shifted = true;
 
   // Reference points.
   const bool have_dct = ctx.dct.has_value();

@@ -301,9 +301,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.in_harem = pat.in_harem;
     e.reference = r.reference;
     e.resolved = r.resolved;
-    if (r.new_anchor && r.resolved) {
+    // The anchor follows the time under discussion; a look back ("há um ano",
+    // "trimestre homólogo do ano passado") does not move it.
+    if (r.new_anchor && r.resolved && !r.shifted) {
       anchor = r.new_anchor;
-      if (r.new_anchor->quarter > 0 && !r.shifted) quarter = r.new_anchor;
+      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }
