@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "temporal/calendar.h"
+#include "temporal/tense.h"
 
 namespace cronista::temporal {
 
@@ -883,7 +884,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
       if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
-      else if (std::abs(ctx.tense) == 2) year = ctx.tense > 0 ? next : past;
+      else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
+        year = tense > 0 ? next : past;
       else {
         const int dp = (dct.year - past) * 12 + dct.month - f.month;
         const int dn = (next - dct.year) * 12 + f.month - dct.month;
@@ -943,7 +945,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
-    const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None && ctx.tense > 0);
+    const bool future =
+        f.rel > 0 || (f.rel_kind == Facts::RelKind::None && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0);
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {

@@ -69,8 +69,6 @@ class TaggerImpl final : public Tagger {
   }
   // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
   bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
-  // +1 future, -1 past, 0 unknown: the verb cue nearest to [start, end) in its sentence.
-  int sentence_tense(std::string_view t, std::size_t start, std::size_t end) const;
 
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
@@ -160,39 +158,6 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
   return false;
 }
 
-int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_t end) const {
-  std::size_t s = start, e = end;
-  while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && t[s - 1] != ';' && start - s < 300) --s;
-  while (e < t.size() && t[e] != '.' && t[e] != '!' && t[e] != '?' && t[e] != ';' && e - end < 300) ++e;
-  const auto& fut_suffixes = lex_.phrases("FUTURE_SUFFIX");
-  const auto& past_suffixes = lex_.phrases("PAST_SUFFIX");
-  auto ends_with_any = [](std::string_view w, const std::vector<std::string>& list) {
-    for (const auto& suf : list)
-      if (w.size() > suf.size() && w.substr(w.size() - suf.size()) == suf) return true;
-    return false;
-  };
-  int tense = 0;
-  std::size_t best = std::string_view::npos;
-  for (std::size_t i = s; i < e;) {
-    while (i < e && !is_word_char_at(t, i)) ++i;
-    std::size_t j = i;
-    while (j < e && (is_word_char_at(t, j) || t[j] == '-')) ++j;
-    if (j > i && (j <= start || i >= end)) {
-      std::string_view w = t.substr(i, j - i);
-      int cue = 0;
-      if (lex_.in_class(w, "FUTURE_CUE") || (w.size() >= 6 && ends_with_any(w, fut_suffixes))) cue = 1;
-      else if (lex_.in_class(w, "PAST_CUE") || (w.size() >= 6 && ends_with_any(w, past_suffixes))) cue = -1;
-      if (cue != 0) {
-        const std::size_t dist = j <= start ? start - j : i - end;
-        // A verb right next to the expression is a strong cue (±2).
-        if (dist < best) best = dist, tense = dist <= 24 ? 2 * cue : cue;
-      }
-    }
-    i = j;
-  }
-  return tense;
-}
-
 std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct) const {
   std::vector<TemporalExpression> out;
   // One space on each side gives the first and last word a boundary; folded
@@ -268,7 +233,9 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
       ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
-    ctx.tense = sentence_tense(t, start, end);
+    ctx.folded = t;
+    ctx.start = start;
+    ctx.end = end;
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
     // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
