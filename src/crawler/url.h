@@ -3,6 +3,21 @@
 // ports and dot segments removed, percent-encoding normalised: unreserved
 // characters decoded, hex upper-cased; fragment dropped; optional removal of
 // tracking parameters such as utm_*). Only http and https are crawlable.
+//
+// The canonical string is: scheme "://" host [":" port] path ["?" query],
+// where the scheme and host are lower case, the host is ASCII (IDN labels in
+// punycode per UTS #46, IPv4 in dotted decimal, IPv6 in RFC 5952 form inside
+// brackets), the port is absent when it is the scheme's default, the path
+// starts with "/" and has no dot segments, and path and query are
+// percent-encoded consistently: unreserved characters decoded, other escapes
+// in upper-case hex, and every byte that may not appear literally (space,
+// control, non-ASCII as UTF-8 bytes, "<>\"^`{|}") encoded. Userinfo and
+// the fragment are dropped; an empty query ("?") is dropped.
+//
+// Leading and trailing whitespace is trimmed and tabs/newlines inside are
+// removed (as browsers do with hrefs); other control characters, invalid
+// percent escapes, bad ports and hosts, and URLs over 8 KiB are errors.
+// Parsing never reads out of bounds and never throws.
 #pragma once
 
 #include <string>
@@ -19,6 +34,9 @@ struct CanonicalizeOptions {
 
 class CanonicalUrl {
  public:
+  // Longest accepted input (and canonical output), in bytes.
+  static constexpr std::size_t kMaxLength = 8192;
+
   // Parses an absolute URL and canonicalizes it. Errors: not absolute, not
   // http(s), bad host, bad port, overlong (> 8 KiB).
   static Result<CanonicalUrl> parse(std::string_view absolute, const CanonicalizeOptions& options = {});
@@ -36,6 +54,9 @@ class CanonicalUrl {
   std::string authority() const;
   std::string_view path_and_query() const;  // "/a/b?x=1"
   std::string_view path() const;
+  std::string_view query() const;  // without the "?"; empty when none
+  // "scheme://authority/robots.txt" for this URL's authority.
+  std::string robots_url() const;
 
   friend bool operator==(const CanonicalUrl& a, const CanonicalUrl& b) { return a.url_ == b.url_; }
   friend bool operator<(const CanonicalUrl& a, const CanonicalUrl& b) { return a.url_ < b.url_; }
@@ -45,5 +66,13 @@ class CanonicalUrl {
   std::size_t scheme_end_ = 0, host_begin_ = 0, host_end_ = 0, path_begin_ = 0, query_begin_ = 0;
   int port_ = 0;
 };
+
+// RFC 3986 §5.2 reference resolution on plain strings, with no
+// canonicalization: the result keeps the fragment, case and escapes, exactly
+// as the RFC's examples (§5.4) spell them. `base` should be absolute.
+std::string resolve_reference(std::string_view base, std::string_view reference);
+
+// RFC 3986 §5.2.4 remove_dot_segments.
+std::string remove_dot_segments(std::string_view path);
 
 }  // namespace cronista::crawler
