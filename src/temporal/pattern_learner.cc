@@ -666,6 +666,8 @@ std::string PatternLearner::file_header() const {
   h << "Learned patterns for Portuguese, written by `cronista learn` (co-occurrence\n"
     << "processor, method.md 2.1). Do not edit: re-learn, and curate in\n"
     << "pt.manual.patterns, which is layered over this file. Format: docs/patterns.md.\n"
+    << "Re-learn from the source tree with:\n"
+    << "  build/cronista learn --corpus ../shared/data/raw corpora --out patterns/pt.patterns\n"
     << "Corpus: " << s.documents << " documents, " << s.words << " words, " << s.bytes << " bytes.\n"
     << "Options: window " << impl_->options.window << ", minimum frequency " << impl_->options.min_frequency
     << ", " << impl_->options.max_examples << " examples.\n"
@@ -686,7 +688,8 @@ Status for_each_corpus_text(const std::vector<std::string>& paths,
       std::vector<fs::path> found;
       for (auto it = fs::recursive_directory_iterator(p, ec); !ec && it != fs::recursive_directory_iterator();
            it.increment(ec))
-        if (it->is_regular_file(ec)) found.push_back(it->path());
+        if (it->is_regular_file(ec) && (it->path().extension() == ".txt" || it->path().extension() == ".jsonl"))
+          found.push_back(it->path());
       if (ec) return Status::Error("cannot walk '" + p + "': " + ec.message());
       std::sort(found.begin(), found.end());
       files.insert(files.end(), found.begin(), found.end());

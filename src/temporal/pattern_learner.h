@@ -104,7 +104,7 @@ class PatternLearner {
 // Calls `text_fn` for every document under `paths`, in a fixed order: a
 // file ending in .jsonl holds one JSON object per line whose "text" is a
 // document; any other file is one plain-text document; a folder is walked
-// recursively in sorted order. `progress_fn` (may be empty) is called after
+// recursively in sorted order, taking its .txt and .jsonl files. `progress_fn` (may be empty) is called after
 // each file with its path. Errors name the file (and line for JSONL).
 Status for_each_corpus_text(const std::vector<std::string>& paths,
                             const std::function<void(std::string_view text)>& text_fn,
