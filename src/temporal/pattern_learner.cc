@@ -42,10 +42,15 @@ enum Feature : std::uint32_t {
   kRelational = 1u << 7,   // modifiers, position, ago/after/before/from now, approximation
   kCalendar = 1u << 8,     // month, weekday, season, holiday, year, date shapes
   kDeictic = 1u << 9,      // today/yesterday words, present/past/future references
+  kOrdinal = 1u << 10,     // ordinal number ("primeiro", "12.º")
   kStripLead = 1u << 11,   // only a preposition or connector: dropped at the start
   kStripTrail = 1u << 12,  // cannot end an expression
   kNegBefore = 1u << 13,
   kNegAfter = 1u << 14,
+  kDigits = 1u << 15,      // written in digits
+  kPostUnit = 1u << 16,    // ends an expression only after a unit ("três anos depois|atrás")
+  kNeedsLead = 1u << 17,   // alone only with its preposition ("às 17h", "à noite")
+  kBare = 1u << 18,        // says nothing alone ("ano", "tarde")
 };
 
 // What the learner makes of each lexicon class.
@@ -69,10 +74,10 @@ constexpr std::array<ClassRole, 37> kClassRoles = {{
     {"REF", Role::Anchor, false, kDeictic, 6},
     {"SET_ADVERB", Role::Anchor, false, kSet, 7},
     {"CLOCKWORD", Role::Anchor, false, kClock, 8},
-    {"UNIT", Role::Anchor, false, kUnit, 9},
-    {"DAYPART", Role::Anchor, false, kDaypart, 10},
+    {"UNIT", Role::Anchor, false, kUnit | kBare, 9},
+    {"DAYPART", Role::Anchor, false, kDaypart | kBare | kNeedsLead, 10},
     {"NUMWORD", Role::Value, true, kQuantity, 20},
-    {"ORDINAL", Role::Value, true, kQuantity, 21},
+    {"ORDINAL", Role::Value, true, kOrdinal, 21},
     {"WEEKDAY_SHORT", Role::Value, true, kCalendar, 22},
     {"FRACTION", Role::Grammar, false, kQuantity | kStripLead, 30},
     {"VAGUE_QUANT", Role::Grammar, false, kQuantity | kStripTrail, 31},
@@ -85,9 +90,10 @@ constexpr std::array<ClassRole, 37> kClassRoles = {{
     {"MOD_SAME", Role::Grammar, false, kRelational | kStripTrail, 38},
     {"POSITION", Role::Grammar, false, kRelational | kStripTrail, 39},
     {"APPROX", Role::Grammar, false, kRelational | kStripTrail, 40},
-    {"AGO", Role::Grammar, false, kRelational, 41},
-    {"AFTER", Role::Grammar, false, kRelational, 42},
-    {"BEFORE", Role::Grammar, false, kRelational, 43},
+    {"AGO", Role::Grammar, false, kRelational | kPostUnit, 41},
+    // "após dez anos": the duration is "dez anos" (TimeML), "após" a signal.
+    {"AFTER", Role::Grammar, false, kRelational | kPostUnit | kStripLead, 42},
+    {"BEFORE", Role::Grammar, false, kRelational | kPostUnit | kStripLead, 43},
     {"FROM_NOW", Role::Grammar, false, kRelational | kStripTrail, 44},
     {"UNIT_QUALIFIER", Role::Grammar, false, 0, 47},
     {"RANGE_FROM", Role::Grammar, false, kRangeFrom | kConnector, 50},
@@ -113,10 +119,10 @@ constexpr std::array<ShapeRole, 7> kShapes = {{
     {"NUMDATE", Role::Anchor, kCalendar},
     {"ISODATE", Role::Anchor, kCalendar},
     {"MONTHYEAR", Role::Anchor, kCalendar},
-    {"CLOCK", Role::Anchor, kClock},
+    {"CLOCK", Role::Anchor, kClock | kBare | kNeedsLead},
     {"YEAR", Role::Anchor, kCalendar},
-    {"DAYNUM", Role::Value, kQuantity},
-    {"DIGITS", Role::Value, kQuantity},
+    {"DAYNUM", Role::Value, kQuantity | kDigits},
+    {"DIGITS", Role::Value, kQuantity | kDigits},
 }};
 
 // The tag a shape or number class is written as in patterns: plain numbers
@@ -394,6 +400,10 @@ struct PatternLearner::Impl {
               t.role = shape.role;
               t.form = tag_form(shape.tag);
               t.features = shape.features;
+              // "12.º", "1ª": an ordinal in digits.
+              if ((t.features & kQuantity) && (first.find("\xC2\xBA") != std::string::npos ||
+                                                first.find("\xC2\xAA") != std::string::npos))
+                t.features = (t.features & ~static_cast<std::uint32_t>(kQuantity)) | kOrdinal;
               break;
             }
           }
@@ -402,6 +412,14 @@ struct PatternLearner::Impl {
       if (t.role == Role::Anchor) ++stats.anchors;
       read.push_back(std::move(t));
       k += taken;
+    }
+    // A comma joins only parts of one date ("sexta-feira, 13 de outubro",
+    // "1 de maio, 2010"); elsewhere it separates expressions.
+    for (std::size_t k = 0; k < read.size(); ++k) {
+      if (read[k].role != Role::Comma) continue;
+      const bool joins = k > 0 && k + 1 < read.size() && (read[k - 1].features & kCalendar) &&
+                         (read[k + 1].role == Role::Value || (read[k + 1].features & kCalendar));
+      if (!joins) read[k].role = Role::Boundary;
     }
     tokens.swap(read);
   }
@@ -423,14 +441,26 @@ struct PatternLearner::Impl {
         if (tokens[m].features & kRangeTo) return true;
       return false;
     };
-    // A number leans on the word beside it: a unit, a calendar word, a
-    // connector or another number ("três anos", "15 de março", "dia 15");
-    // one that leans on nothing ("hoje 15") is not part of the expression.
-    constexpr std::uint32_t kLeanable = kUnit | kCalendar | kDaypart | kClock | kStripLead | kQuantity;
+    // Trimming, repeated until nothing changes:
+    //  - leading prepositions and connectors go, unless they open an
+    //    interval or are all a lone clock time or part of day has ("às 17h");
+    //  - trailing connectors and words that cannot end an expression go;
+    //  - a number leans on the word beside it: digits on a unit, a calendar
+    //    word, a connector or another number ("15 de março", "três anos");
+    //    a number word on a unit or number only ("cento em dezembro" is
+    //    not a date); a trailing number only on a unit, in digits ("dia
+    //    15"), or on another number;
+    //  - "depois", "antes", "atrás" end an expression only after a unit;
+    //  - two temporal words side by side belong to two expressions ("março
+    //    segundo o relatório"): a literal one at the end goes.
+    auto lone_needing_lead = [&](std::size_t from) {
+      return from + 1 == a && a == hi && (tokens[a].features & kNeedsLead);
+    };
     bool changed = true;
     while (changed) {
       changed = false;
-      while (lo < a && ((tokens[lo].features & kStripLead) || tokens[lo].role == Role::Comma) && !opens_interval(lo)) {
+      while (lo < a && ((tokens[lo].features & kStripLead) || tokens[lo].role == Role::Comma) &&
+             !opens_interval(lo) && !lone_needing_lead(lo)) {
         ++lo;
         changed = true;
       }
@@ -438,16 +468,29 @@ struct PatternLearner::Impl {
         --hi;
         changed = true;
       }
-      if (lo < a && tokens[lo].role == Role::Value && !(tokens[lo + 1].features & kLeanable)) {
-        ++lo;
-        changed = true;
+      if (lo < a && tokens[lo].role == Role::Value) {
+        const std::uint32_t next = tokens[lo + 1].features;
+        const std::uint32_t leans = (tokens[lo].features & kQuantity) && !(tokens[lo].features & kDigits)
+                                        ? (kUnit | kDaypart | kClock | kQuantity | kOrdinal)
+                                        : (kUnit | kCalendar | kDaypart | kClock | kStripLead | kQuantity | kOrdinal);
+        if (!(next & leans)) {
+          ++lo;
+          changed = true;
+        }
       }
-      if (hi > a && tokens[hi].role == Role::Value && !(tokens[hi - 1].features & kLeanable)) {
+      if (hi > a && tokens[hi].role == Role::Value) {
+        const std::uint32_t before = tokens[hi - 1].features;
+        const bool leans = ((before & kUnit) && (tokens[hi].features & kDigits)) ||
+                           (tokens[hi - 1].role == Role::Value);
+        if (!leans) {
+          --hi;
+          changed = true;
+        }
+      }
+      if (hi > a && (tokens[hi].features & kPostUnit) && !(tokens[hi - 1].features & kUnit)) {
         --hi;
         changed = true;
       }
-      // Two temporal words side by side belong to two expressions ("março
-      // segundo o relatório", "ontem noite"): a literal one at the end goes.
       if (hi > a && tokens[hi].role == Role::Anchor && tokens[hi].form.rfind("tag_", 0) != 0 &&
           tokens[hi - 1].role == Role::Anchor) {
         --hi;
@@ -469,13 +512,12 @@ struct PatternLearner::Impl {
         return std::nullopt;
       }
     }
-    // Grammatical sense: a bare unit or part of day says nothing by itself,
-    // and a doubled word is a slip.
+    // Grammatical sense: a bare unit, part of day or clock time says
+    // nothing by itself, and a doubled word is a slip.
     bool said = false;
     for (std::size_t k = lo; k <= hi; ++k) {
       const Token& t = tokens[k];
-      if (t.role == Role::Value || (t.role == Role::Grammar && t.form != ",") ||
-          (t.role == Role::Anchor && !(t.features & (kUnit | kDaypart))))
+      if (t.role == Role::Value || t.role == Role::Grammar || (t.role == Role::Anchor && !(t.features & kBare)))
         said = true;
       if (k > lo && t.role == Role::Grammar && t.form == tokens[k - 1].form) {
         ++stats.pruned_grammar;
