@@ -55,6 +55,9 @@ class TaggerImpl final : public Tagger {
  private:
   // Length of the PREPOSITION phrase (1–3 words) that starts at t[p], 0 if none.
   std::size_t preposition_at(std::string_view t, std::size_t p, std::size_t limit) const;
+  // Length of the longest lexicon phrase of any class except PREPOSITION
+  // (up to 4 words) that starts at t[p], 0 if none.
+  std::size_t phrase_at(std::string_view t, std::size_t p, std::size_t limit) const;
   // Start of the PREPOSITION phrase that ends right before t[p] (p if none).
   std::size_t preposition_before(std::string_view t, std::size_t p) const;
   bool in_class_word(std::string_view t, const std::optional<Word>& w, std::string_view cls) const {
@@ -64,7 +67,8 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
-  bool sentence_is_future(std::string_view t, std::size_t start, std::size_t end) const;
+  // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
+  bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
 
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
@@ -88,6 +92,28 @@ std::size_t TaggerImpl::preposition_at(std::string_view t, std::size_t p, std::s
   return best;
 }
 
+std::size_t TaggerImpl::phrase_at(std::string_view t, std::size_t p, std::size_t limit) const {
+  std::size_t best = 0;
+  std::size_t q = p;
+  std::string phrase;
+  for (int words = 0; words < 4 && q < limit; ++words) {
+    std::size_t e = q;
+    while (e < limit && !is_space(t[e])) ++e;
+    if (e == q) break;
+    if (!phrase.empty()) phrase.push_back(' ');
+    phrase.append(t.substr(q, e - q));
+    if (words > 0) {
+      if (const auto* entries = lex_.lookup(phrase)) {
+        for (const auto& en : *entries)
+          if (en.cls != "PREPOSITION") best = e - p;
+      }
+    }
+    q = e;
+    while (q < limit && is_space(t[q])) ++q;
+  }
+  return best;
+}
+
 std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) const {
   std::size_t best = p;
   std::size_t s = p;
@@ -103,25 +129,32 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
   return best;
 }
 
-bool TaggerImpl::sentence_is_future(std::string_view t, std::size_t start, std::size_t end) const {
-  std::size_t s = start, e = end;
-  while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && start - s < 400) --s;
-  while (e < t.size() && t[e] != '.' && t[e] != '!' && t[e] != '?' && e - end < 400) ++e;
-  const auto& suffixes = lex_.phrases("FUTURE_SUFFIX");
-  for (std::size_t i = s; i < e;) {
-    while (i < e && !is_word_char_at(t, i)) ++i;
-    std::size_t j = i;
-    while (j < e && (is_word_char_at(t, j) || t[j] == '-')) ++j;
-    if (j > i) {
-      std::string_view w = t.substr(i, j - i);
-      if (lex_.in_class(w, "FUTURE_CUE")) return true;
-      if (w.size() > 5) {
-        for (const auto& suf : suffixes)
-          if (w.size() > suf.size() && w.substr(w.size() - suf.size()) == suf) return true;
-      }
-    }
-    i = j;
+bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
+  // A number of years: digits or number words, then a unit word of years.
+  if (end - start < 4) return false;
+  std::size_t last = end;
+  while (last > start && t[last - 1] != ' ') --last;
+  const std::string* unit = lex_.value(t.substr(last, end - last), "UNIT");
+  if (unit == nullptr || *unit != "Y" || last == start) return false;
+  if (!is_digit(t[start]) && !in_class_word(t, word_after(t, start), "NUMWORD")) return false;
+  auto after = word_after(t, end);
+  if (after) {
+    auto after2 = word_after(t, after->end);
+    if (after2 && lex_.in_class(std::string(t.substr(after->start, after->end - after->start)) + " " +
+                                    std::string(t.substr(after2->start, after2->end - after2->start)),
+                                "AGE_AFTER"))
+      return true;
   }
+  auto before = word_before(t, start);
+  if (!before) return false;
+  const std::string_view b = t.substr(before->start, before->end - before->start);
+  if (lex_.in_class(b, "AGE_BEFORE")) return true;
+  if (b == "de") {
+    std::size_t p = before->start;
+    while (p > 0 && t[p - 1] == ' ') --p;
+    return p > 0 && t[p - 1] == ',';
+  }
+  (void)harem_start;
   return false;
 }
 
@@ -135,7 +168,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
   folded.append(fold_text(text));
   folded.push_back(' ');
   const std::string_view t = folded;
-  std::optional<Anchor> anchor;
+  std::optional<Anchor> anchor, quarter;
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -150,9 +183,15 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         is_digit(t[end + 1]) && is_digit(t[end - 1]))
       continue;
     if (end < t.size() && t[end] == '%') continue;
+    // Part of an identifier ("NYT-02-06-98", "ref/1998").
+    if (is_digit(t[start]) && start >= 2 && (t[start - 1] == '-' || t[start - 1] == '/') &&
+        is_word_char_at(t, start - 2))
+      continue;
     // TimeML extent: no leading preposition or article.
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
+      // A fixed phrase that opens with a preposition keeps it ("em breve", "pelo menos").
+      if (len > 0 && phrase_at(t, start, end) > len) break;
       if (len == 0) break;
       std::size_t ns = start + len;
       while (ns < end && is_space(t[ns])) ++ns;
@@ -178,18 +217,38 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
       if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
     }
+    if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
+    if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
+    ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
       auto after = word_after(t, end);
-      ctx.que_after = after && t.substr(after->start, after->end - after->start) == "que";
+      // "Há três anos que…" opening a clause is a duration.
+      std::size_t p = harem_start;
+      while (p > 0 && is_space(t[p - 1])) --p;
+      const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
+      ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
-    ctx.future = sentence_is_future(t, start, end);
+    ctx.folded = t;
+    ctx.start = start;
+    ctx.end = end;
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
+    // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
+    if (auto art = word_before(t, start); art && in_class_word(t, art, "ARTICLE")) {
+      const std::string_view a = t.substr(art->start, art->end - art->start);
+      auto first = word_after(t, start);
+      const bool numeric = is_digit(t[start]) || in_class_word(t, first, "NUMWORD");
+      const bool day_date = is_digit(t[start]) && r.type != TimexType::Duration;
+      if (!day_date && !(numeric && (a == "a" || a == "as"))) {
+        start = art->start;
+        if (harem_start > start) harem_start = start;
+      }
+    }
     TemporalExpression e;
     e.start = start - 1;
     e.end = end - 1;
@@ -205,9 +264,16 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     if (e.harem_type == HaremType::CalendarRef && e.type == TimexType::Time &&
         e.harem_subtype == HaremSubtype::Date)
       e.harem_subtype = HaremSubtype::Hour;
+    e.in_timeml = pat.in_timeml;
+    e.in_harem = pat.in_harem;
     e.reference = r.reference;
     e.resolved = r.resolved;
-    if (r.new_anchor && r.resolved) anchor = r.new_anchor;
+    // The anchor follows the time under discussion; a look back ("há um ano",
+    // "trimestre homólogo do ano passado") does not move it.
+    if (r.new_anchor && r.resolved && !r.shifted) {
+      anchor = r.new_anchor;
+      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+    }
     out.push_back(std::move(e));
   }
   return out;
