@@ -94,7 +94,8 @@ constexpr std::array<ClassRole, 37> kClassRoles = {{
     // "após dez anos": the duration is "dez anos" (TimeML), "após" a signal.
     {"AFTER", Role::Grammar, false, kRelational | kPostUnit | kStripLead, 42},
     {"BEFORE", Role::Grammar, false, kRelational | kPostUnit | kStripLead, 43},
-    {"FROM_NOW", Role::Grammar, false, kRelational | kStripTrail, 44},
+    // "dentro de cinco anos": the duration is "cinco anos".
+    {"FROM_NOW", Role::Grammar, false, kRelational | kConnector, 44},
     {"UNIT_QUALIFIER", Role::Grammar, false, 0, 47},
     {"RANGE_FROM", Role::Grammar, false, kRangeFrom | kConnector, 50},
     {"RANGE_TO", Role::Grammar, false, kRangeTo | kConnector, 51},
@@ -446,13 +447,12 @@ struct PatternLearner::Impl {
     //    interval or are all a lone clock time or part of day has ("às 17h");
     //  - trailing connectors and words that cannot end an expression go;
     //  - a number leans on the word beside it: digits on a unit, a calendar
-    //    word, a connector or another number ("15 de março", "três anos");
+    //    word, an interval connector or another number ("15 de março",
+    //    "três anos", not "84 em agosto");
     //    a number word on a unit or number only ("cento em dezembro" is
     //    not a date); a trailing number only on a unit, in digits ("dia
     //    15"), or on another number;
-    //  - "depois", "antes", "atrás" end an expression only after a unit;
-    //  - two temporal words side by side belong to two expressions ("março
-    //    segundo o relatório"): a literal one at the end goes.
+    //  - "depois", "antes", "atrás" end an expression only after a unit.
     auto lone_needing_lead = [&](std::size_t from) {
       return from + 1 == a && a == hi && (tokens[a].features & kNeedsLead);
     };
@@ -472,7 +472,8 @@ struct PatternLearner::Impl {
         const std::uint32_t next = tokens[lo + 1].features;
         const std::uint32_t leans = (tokens[lo].features & kQuantity) && !(tokens[lo].features & kDigits)
                                         ? (kUnit | kDaypart | kClock | kQuantity | kOrdinal)
-                                        : (kUnit | kCalendar | kDaypart | kClock | kStripLead | kQuantity | kOrdinal);
+                                        : (kUnit | kCalendar | kDaypart | kClock | kRangeFrom | kRangeTo |
+                                           kQuantity | kOrdinal);
         if (!(next & leans)) {
           ++lo;
           changed = true;
@@ -491,10 +492,19 @@ struct PatternLearner::Impl {
         --hi;
         changed = true;
       }
-      if (hi > a && tokens[hi].role == Role::Anchor && tokens[hi].form.rfind("tag_", 0) != 0 &&
-          tokens[hi - 1].role == Role::Anchor) {
-        --hi;
-        changed = true;
+    }
+    // Two temporal words side by side belong to two expressions ("março
+    // segundo o relatório", "em junho hoje choveu") unless the first is a
+    // unit ("ano 2000") or both are tags ("março 2010"): cut between them.
+    auto literal = [&](std::size_t k) { return tokens[k].form.rfind("tag_", 0) != 0; };
+    for (std::size_t k = lo; k < hi; ++k) {
+      if (tokens[k].role != Role::Anchor || tokens[k + 1].role != Role::Anchor) continue;
+      if ((tokens[k].features & kUnit) || (!literal(k) && !literal(k + 1))) continue;
+      if (k + 1 <= a) {
+        lo = k + 1;
+      } else {
+        hi = k;
+        break;
       }
     }
     // Negative words nearby.
