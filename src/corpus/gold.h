@@ -41,6 +41,9 @@ struct GoldDocument {
   std::vector<GoldRange> alt_ranges;
   // HAREM <OMITIDO>: text left out of the evaluation.
   std::vector<GoldRange> omitted;
+  // TimeML: the annotated sentences (<s>); system expressions elsewhere (the
+  // document header and headline) are not scored. Empty: all text is scored.
+  std::vector<GoldRange> scored;
 };
 
 }  // namespace cronista::corpus

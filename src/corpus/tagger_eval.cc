@@ -97,6 +97,11 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
       bool omitted = false;
       for (const auto& r : doc.omitted) omitted |= overlaps(it.start, it.end, r.start, r.end);
       if (omitted) continue;
+      if (!doc.scored.empty()) {
+        bool inside = false;
+        for (const auto& r : doc.scored) inside |= overlaps(it.start, it.end, r.start, r.end);
+        if (!inside) continue;
+      }
       it.text = doc.text.substr(it.start, it.end - it.start);
       sys.push_back(std::move(it));
     }

@@ -22,6 +22,7 @@ struct Walker {
         if (name == "TLINK" || name == "SLINK" || name == "ALINK" || name == "MAKEINSTANCE") continue;
         const std::size_t start = doc->text.size();
         walk(c);
+        if (name == "s") doc->scored.push_back(GoldRange{start, doc->text.size(), 0});
         if (name == "TIMEX3") {
           const std::string_view fn = c.attribute("functionInDocument").as_string();
           const std::string value = c.attribute("value").as_string();

@@ -81,6 +81,7 @@ struct Facts {
   bool set_quant = false;
   bool vezes = false;      // "três vezes por semana"
   int numbers_unused = 0;  // numbers that took no role
+  bool outer_year = false; // a second unit, the year, qualifies the first ("trimestre do ano passado")
 };
 
 bool is_time_unit(const std::string& u) { return u == "H" || u == "MIN" || u == "S"; }
@@ -91,7 +92,7 @@ std::string duration_value(double amount, bool vague, const std::string& unit) {
   double a = amount;
   if (u == "HALF") { u = "M"; a *= 6; }
   if (u == "F") { u = "W"; a *= 2; }
-  if (u == "Q" && !vague && a != std::floor(a)) { u = "M"; a *= 3; }
+  if (u == "Q" && !vague) { u = "M"; a *= 3; }
   const bool t = is_time_unit(u);
   std::string letter = u == "MIN" ? "M" : u;
   if (vague || a < 0) return std::string(t ? "PT" : "P") + "X" + letter;
@@ -376,6 +377,20 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         else if (t.digits == 4) f.year = static_cast<int>(v);
         if (f.decade >= 0 || f.year >= 0) continue;
       }
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i + 3 < n && tk[i + 1].text == "horas" && is_de(i + 2) &&
+          tk[i + 3].get("DAYPART")) {
+        f.hour = static_cast<int>(v);
+        f.minute = 0;
+        ++i;
+        continue;
+      }
+      if (!next_unit && i + 2 < n && (tk[i + 1].get("ORDINAL") || tk[i + 1].get("MOD_LAST")) && tk[i + 2].get("UNIT")) {
+        f.amount = static_cast<double>(v);
+        f.unit = *tk[i + 2].get("UNIT");
+        f.quantified_unit = true;
+        i += 2;
+        continue;
+      }
       if (next_unit && !(t.digits == 4 && i > 0 && (tk[i - 1].get("MONTH")))) {
         f.amount = static_cast<double>(v);
         f.unit = *next_unit;
@@ -503,8 +518,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
           continue;
         }
       }
-      if (f.unit.empty()) f.unit = *v;
-      f.unit_plural = w.size() > 1 && w.back() == 's';
+      if (!f.unit.empty() || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
+        if (*v == "Y") f.outer_year = true;
+        continue;
+      }
+      f.unit = *v;
+      f.unit_plural = w.size() > 2 && w.back() == 's' &&
+                      (lex_->in_class(w.substr(0, w.size() - 1), "UNIT") ||
+                       lex_->in_class(w.substr(0, w.size() - 2), "UNIT"));
       if (i + 1 < n && tk[i + 1].get("FRACTION") && f.quantified_unit) {
         f.amount += std::atof(tk[i + 1].get("FRACTION")->c_str());
         ++i;
@@ -641,9 +662,18 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.chronons = {Chronon::of_month(d.year, d.month)};
       res.new_anchor = Anchor{d.year, d.month, -1};
     } else if (unit == "Q") {
-      res.value = pad(d.year, 4) + "-Q" + std::to_string((d.month - 1) / 3 + 1);
+      const int q = (d.month - 1) / 3 + 1;
+      res.value = pad(d.year, 4) + "-Q" + std::to_string(q);
       res.chronons = {Chronon::of_year(d.year)};
-      res.new_anchor = Anchor{d.year, -1, -1};
+      res.new_anchor = Anchor{d.year, (q - 1) * 3 + 1, -1, q};
+    } else if (unit == "WE") {
+      // The weekend: the last one, the next one with a forward modifier.
+      const int wd = iso_weekday(d);
+      Date sat = f.rel > 0 ? add_days(d, (6 - wd + 7) % 7) : add_days(d, wd >= 6 ? 6 - wd : -(wd + 1));
+      IsoWeek w = iso_week(sat);
+      res.value = pad(w.year, 4) + "-W" + pad(w.week, 2) + "-WE";
+      res.chronons = {Chronon::of_date(sat)};
+      res.new_anchor = anchor_of(sat);
     } else if (unit == "HALF") {
       res.value = pad(d.year, 4) + "-H" + std::to_string((d.month - 1) / 6 + 1);
       res.chronons = {Chronon::of_year(d.year)};
@@ -766,7 +796,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else if (f.quarter > 0 && f.quarter <= 4) {
       res.value = pad(y, 4) + "-Q" + std::to_string(f.quarter);
       res.chronons = {Chronon::of_year(y)};
-      res.new_anchor = Anchor{y, -1, -1};
+      res.new_anchor = Anchor{y, (f.quarter - 1) * 3 + 1, -1, f.quarter};
     } else if (f.half > 0 && f.half <= 2) {
       res.value = pad(y, 4) + "-H" + std::to_string(f.half);
       res.chronons = {Chronon::of_year(y)};
@@ -811,6 +841,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     const long k = static_cast<long>(f.amount) * ((f.ago || f.before) ? -1 : 1);
+    if (f.unit == "Y" && ctx.anchor && ctx.anchor->quarter > 0) {
+      // "há um ano" after a quarter was named: the same quarter a year before.
+      set_unit_value(Date{ctx.anchor->year + static_cast<int>(k), ctx.anchor->month, 1}, "Q");
+      return res;
+    }
     Date d = shift_unit(*base, f.unit, k);
     if (f.unit == "W" || f.unit == "F" || f.unit == "D") set_day(d);
     else set_unit_value(d, f.unit);
@@ -820,20 +855,26 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   // --- Day and month without a year: "6 de junho", "em março".
   if (f.month > 0) {
     int year = -1;
-    std::optional<Anchor> a = anchor_or_dct();
     res.reference = Reference::Anaphoric;
-    if (a) {
-      year = a->year;
-      const bool from_text = ctx.anchor && ctx.anchor->year >= 0 && (!have_dct || ctx.anchor->year != dct.year);
-      if (!from_text && have_dct) {
-        res.reference = Reference::Deictic;
-        year = dct.year;
-        if (f.rel > 0 || (f.rel == 0 && ctx.future && f.rel_kind == Facts::RelKind::None)) {
-          if (f.month < dct.month || (f.rel > 0 && f.month == dct.month)) ++year;
-        } else if (f.rel < 0 || f.rel_kind == Facts::RelKind::None) {
-          if (f.month > dct.month || (f.rel < 0 && f.month == dct.month)) --year;
-        }
+    if (f.outer_year && f.rel_kind != Facts::RelKind::None && base) {
+      // "junho do ano passado", "janeiro deste ano".
+      year = base->year + (f.rel_this ? 0 : f.rel);
+    } else if (have_dct) {
+      // News: the occurrence the tense points to, else the nearest one.
+      res.reference = Reference::Deictic;
+      const int past = f.month <= dct.month ? dct.year : dct.year - 1;
+      const int next = f.month >= dct.month ? dct.year : dct.year + 1;
+      if (f.rel > 0) year = f.month > dct.month ? dct.year : dct.year + 1;
+      else if (f.rel < 0) year = f.month < dct.month ? dct.year : dct.year - 1;
+      else if (ctx.tense > 0) year = next;
+      else if (ctx.tense < 0) year = past;
+      else {
+        const int dp = (dct.year - past) * 12 + dct.month - f.month;
+        const int dn = (next - dct.year) * 12 + f.month - dct.month;
+        year = dn < dp ? next : past;
       }
+    } else if (ctx.anchor && ctx.anchor->year >= 0) {
+      year = ctx.anchor->year;
     }
     if (year < 0) {
       res.resolved = false;
@@ -886,7 +927,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
-    const bool future = f.rel > 0 || (f.rel == 0 && !f.rel_this && ctx.future);
+    const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None && ctx.tense > 0);
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (future) {
@@ -922,6 +963,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     int y = a->year + f.rel * (f.rel_kind != Facts::RelKind::None && !f.rel_this ? 1 : 0);
+    if (f.quarter > 0 && f.quarter <= 4) res.new_anchor = Anchor{y, (f.quarter - 1) * 3 + 1, -1, f.quarter};
     if (f.quarter > 0 && f.quarter <= 4) res.value = pad(y, 4) + "-Q" + std::to_string(f.quarter);
     else if (f.half > 0 && f.half <= 2) res.value = pad(y, 4) + "-H" + std::to_string(f.half);
     else res.value = pad(y, 4) + "-" + f.season;
@@ -952,9 +994,17 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       set_unit_value(*base, f.unit);
       return res;
     }
-    if (f.rel_kind == Facts::RelKind::None) {
-      // A bare unit here is the one of the reference time ("o ano", "a semana").
-      set_unit_value(*base, f.unit);
+    if (f.rel_kind == Facts::RelKind::None || f.outer_year) {
+      // A bare unit is the one under discussion ("o trimestre") when the text
+      // has named one, else the current one ("o ano"); "trimestre homólogo do
+      // ano passado" is that one moved by the year's modifier.
+      Date b = *base;
+      if (ctx.anchor && ctx.anchor->year >= 0 &&
+          ((f.unit == "Q" && ctx.anchor->quarter > 0) || (f.unit == "M" && ctx.anchor->month > 0) ||
+           f.unit == "Y"))
+        b = Date{ctx.anchor->year, ctx.anchor->month > 0 ? ctx.anchor->month : 1, 1};
+      if (f.outer_year) b = add_months(b, 12 * (f.rel_this ? 0 : f.rel));
+      set_unit_value(b, f.unit);
       return res;
     }
     if (f.unit_plural) {

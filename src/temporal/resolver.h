@@ -28,14 +28,17 @@ struct Anchor {
   int year = -1;
   int month = -1;
   int day = -1;
+  int quarter = -1;  // set when the point mentioned was a quarter ("terceiro trimestre")
 };
 
 struct ResolveContext {
   std::optional<Date> dct;
   std::optional<Anchor> anchor;  // last date mentioned before the expression
-  bool future = false;           // the sentence speaks of the future
+  // Tense of the verb nearest to the expression in its sentence: +1 future,
+  // -1 past, 0 unknown.
+  int tense = 0;
   bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
-  bool que_after = false;        // "que" right after ("há três anos que…")
+  bool que_after = false;        // "há três anos que…" opening a clause
 };
 
 struct Resolution {

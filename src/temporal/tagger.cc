@@ -55,6 +55,9 @@ class TaggerImpl final : public Tagger {
  private:
   // Length of the PREPOSITION phrase (1–3 words) that starts at t[p], 0 if none.
   std::size_t preposition_at(std::string_view t, std::size_t p, std::size_t limit) const;
+  // Length of the longest lexicon phrase of any class except PREPOSITION
+  // (up to 4 words) that starts at t[p], 0 if none.
+  std::size_t phrase_at(std::string_view t, std::size_t p, std::size_t limit) const;
   // Start of the PREPOSITION phrase that ends right before t[p] (p if none).
   std::size_t preposition_before(std::string_view t, std::size_t p) const;
   bool in_class_word(std::string_view t, const std::optional<Word>& w, std::string_view cls) const {
@@ -64,7 +67,8 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
-  bool sentence_is_future(std::string_view t, std::size_t start, std::size_t end) const;
+  // +1 future, -1 past, 0 unknown: the verb cue nearest to [start, end) in its sentence.
+  int sentence_tense(std::string_view t, std::size_t start, std::size_t end) const;
 
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
@@ -88,6 +92,28 @@ std::size_t TaggerImpl::preposition_at(std::string_view t, std::size_t p, std::s
   return best;
 }
 
+std::size_t TaggerImpl::phrase_at(std::string_view t, std::size_t p, std::size_t limit) const {
+  std::size_t best = 0;
+  std::size_t q = p;
+  std::string phrase;
+  for (int words = 0; words < 4 && q < limit; ++words) {
+    std::size_t e = q;
+    while (e < limit && !is_space(t[e])) ++e;
+    if (e == q) break;
+    if (!phrase.empty()) phrase.push_back(' ');
+    phrase.append(t.substr(q, e - q));
+    if (words > 0) {
+      if (const auto* entries = lex_.lookup(phrase)) {
+        for (const auto& en : *entries)
+          if (en.cls != "PREPOSITION") best = e - p;
+      }
+    }
+    q = e;
+    while (q < limit && is_space(t[q])) ++q;
+  }
+  return best;
+}
+
 std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) const {
   std::size_t best = p;
   std::size_t s = p;
@@ -103,26 +129,36 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
   return best;
 }
 
-bool TaggerImpl::sentence_is_future(std::string_view t, std::size_t start, std::size_t end) const {
+int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_t end) const {
   std::size_t s = start, e = end;
-  while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && start - s < 400) --s;
-  while (e < t.size() && t[e] != '.' && t[e] != '!' && t[e] != '?' && e - end < 400) ++e;
-  const auto& suffixes = lex_.phrases("FUTURE_SUFFIX");
+  while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && t[s - 1] != ';' && start - s < 300) --s;
+  while (e < t.size() && t[e] != '.' && t[e] != '!' && t[e] != '?' && t[e] != ';' && e - end < 300) ++e;
+  const auto& fut_suffixes = lex_.phrases("FUTURE_SUFFIX");
+  const auto& past_suffixes = lex_.phrases("PAST_SUFFIX");
+  auto ends_with_any = [](std::string_view w, const std::vector<std::string>& list) {
+    for (const auto& suf : list)
+      if (w.size() > suf.size() && w.substr(w.size() - suf.size()) == suf) return true;
+    return false;
+  };
+  int tense = 0;
+  std::size_t best = std::string_view::npos;
   for (std::size_t i = s; i < e;) {
     while (i < e && !is_word_char_at(t, i)) ++i;
     std::size_t j = i;
     while (j < e && (is_word_char_at(t, j) || t[j] == '-')) ++j;
-    if (j > i) {
+    if (j > i && (j <= start || i >= end)) {
       std::string_view w = t.substr(i, j - i);
-      if (lex_.in_class(w, "FUTURE_CUE")) return true;
-      if (w.size() > 5) {
-        for (const auto& suf : suffixes)
-          if (w.size() > suf.size() && w.substr(w.size() - suf.size()) == suf) return true;
+      int cue = 0;
+      if (lex_.in_class(w, "FUTURE_CUE") || (w.size() >= 6 && ends_with_any(w, fut_suffixes))) cue = 1;
+      else if (lex_.in_class(w, "PAST_CUE") || (w.size() >= 6 && ends_with_any(w, past_suffixes))) cue = -1;
+      if (cue != 0) {
+        const std::size_t dist = j <= start ? start - j : i - end;
+        if (dist < best) best = dist, tense = cue;
       }
     }
     i = j;
   }
-  return false;
+  return tense;
 }
 
 std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct) const {
@@ -153,6 +189,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     // TimeML extent: no leading preposition or article.
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
+      // A fixed phrase that opens with a preposition keeps it ("em breve", "pelo menos").
+      if (len > 0 && phrase_at(t, start, end) > len) break;
       if (len == 0) break;
       std::size_t ns = start + len;
       while (ns < end && is_space(t[ns])) ++ns;
@@ -185,9 +223,13 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
       auto after = word_after(t, end);
-      ctx.que_after = after && t.substr(after->start, after->end - after->start) == "que";
+      // "Há três anos que…" opening a clause is a duration.
+      std::size_t p = harem_start;
+      while (p > 0 && is_space(t[p - 1])) --p;
+      const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
+      ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
-    ctx.future = sentence_is_future(t, start, end);
+    ctx.tense = sentence_tense(t, start, end);
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
     TemporalExpression e;
