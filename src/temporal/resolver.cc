@@ -384,7 +384,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         ++i;
         continue;
       }
-      if (!next_unit && i + 2 < n && (tk[i + 1].get("ORDINAL") || tk[i + 1].get("MOD_LAST")) && tk[i + 2].get("UNIT")) {
+      if (i + 2 < n && tk[i + 1].get("ORDINAL") && tk[i + 2].get("UNIT") && v == 1 && t.digits == 0) {
+        continue;  // "um segundo trimestre": an article
+      }
+      if (i + 2 < n && (tk[i + 1].get("ORDINAL") || tk[i + 1].get("MOD_LAST")) && tk[i + 2].get("UNIT")) {
         f.amount = static_cast<double>(v);
         f.unit = *tk[i + 2].get("UNIT");
         f.quantified_unit = true;
@@ -707,6 +710,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     else if (f.month > 0) res.value = "XXXX-" + pad(f.month, 2);
     else if (!f.season.empty()) res.value = "XXXX-" + f.season;
     else if (!f.daypart.empty()) res.value = "XXXX-XX-XXT" + f.daypart;
+    else if (f.unit == "Q") res.value = "P" + std::to_string(f.amount > 0 ? static_cast<long>(f.amount) : 1) + "Q";
     else if (!f.unit.empty()) res.value = duration_value(f.amount > 0 ? f.amount : 1, false, f.unit);
     else res.value = "PX";
     return res;
@@ -841,9 +845,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     const long k = static_cast<long>(f.amount) * ((f.ago || f.before) ? -1 : 1);
-    if (f.unit == "Y" && ctx.anchor && ctx.anchor->quarter > 0) {
+    if (f.unit == "Y" && k == -1 && ctx.quarter) {
       // "há um ano" after a quarter was named: the same quarter a year before.
-      set_unit_value(Date{ctx.anchor->year + static_cast<int>(k), ctx.anchor->month, 1}, "Q");
+      set_unit_value(Date{ctx.quarter->year + static_cast<int>(k), ctx.quarter->month, 1}, "Q");
       return res;
     }
     Date d = shift_unit(*base, f.unit, k);
@@ -864,10 +868,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.reference = Reference::Deictic;
       const int past = f.month <= dct.month ? dct.year : dct.year - 1;
       const int next = f.month >= dct.month ? dct.year : dct.year + 1;
-      if (f.rel > 0) year = f.month > dct.month ? dct.year : dct.year + 1;
-      else if (f.rel < 0) year = f.month < dct.month ? dct.year : dct.year - 1;
-      else if (ctx.tense > 0) year = next;
-      else if (ctx.tense < 0) year = past;
+      const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
+      if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
+      else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
+      else if (std::abs(ctx.tense) == 2) year = ctx.tense > 0 ? next : past;
       else {
         const int dp = (dct.year - past) * 12 + dct.month - f.month;
         const int dn = (next - dct.year) * 12 + f.month - dct.month;
@@ -930,8 +934,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None && ctx.tense > 0);
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
-    } else if (future) {
+    } else if (f.rel < 0) {
+      if (delta >= 0) delta -= 7;
+    } else if (f.rel > 0) {
       if (delta <= 0) delta += 7;
+    } else if (future) {
+      if (delta < 0) delta += 7;
     } else if (delta > 0) {
       delta -= 7;
     }
@@ -999,9 +1007,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       // has named one, else the current one ("o ano"); "trimestre homólogo do
       // ano passado" is that one moved by the year's modifier.
       Date b = *base;
-      if (ctx.anchor && ctx.anchor->year >= 0 &&
-          ((f.unit == "Q" && ctx.anchor->quarter > 0) || (f.unit == "M" && ctx.anchor->month > 0) ||
-           f.unit == "Y"))
+      if (f.unit == "Q" && ctx.quarter)
+        b = Date{ctx.quarter->year, ctx.quarter->month, 1};
+      else if (ctx.anchor && ctx.anchor->year >= 0 && ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
         b = Date{ctx.anchor->year, ctx.anchor->month > 0 ? ctx.anchor->month : 1, 1};
       if (f.outer_year) b = add_months(b, 12 * (f.rel_this ? 0 : f.rel));
       set_unit_value(b, f.unit);

@@ -34,8 +34,11 @@ struct Anchor {
 struct ResolveContext {
   std::optional<Date> dct;
   std::optional<Anchor> anchor;  // last date mentioned before the expression
+  // Last quarter mentioned ("terceiro trimestre"), which a later bare
+  // "trimestre" or a "há um ano" in a quarterly report refers to.
+  std::optional<Anchor> quarter;
   // Tense of the verb nearest to the expression in its sentence: +1 future,
-  // -1 past, 0 unknown.
+  // -1 past, 0 unknown; ±2 when that verb is right next to the expression.
   int tense = 0;
   bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
   bool que_after = false;        // "há três anos que…" opening a clause

@@ -153,7 +153,8 @@ int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_
       else if (lex_.in_class(w, "PAST_CUE") || (w.size() >= 6 && ends_with_any(w, past_suffixes))) cue = -1;
       if (cue != 0) {
         const std::size_t dist = j <= start ? start - j : i - end;
-        if (dist < best) best = dist, tense = cue;
+        // A verb right next to the expression is a strong cue (±2).
+        if (dist < best) best = dist, tense = dist <= 24 ? 2 * cue : cue;
       }
     }
     i = j;
@@ -171,7 +172,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
   folded.append(fold_text(text));
   folded.push_back(' ');
   const std::string_view t = folded;
-  std::optional<Anchor> anchor;
+  std::optional<Anchor> anchor, quarter;
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -219,6 +220,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
+    ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
@@ -249,7 +251,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       e.harem_subtype = HaremSubtype::Hour;
     e.reference = r.reference;
     e.resolved = r.resolved;
-    if (r.new_anchor && r.resolved) anchor = r.new_anchor;
+    if (r.new_anchor && r.resolved) {
+      anchor = r.new_anchor;
+      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+    }
     out.push_back(std::move(e));
   }
   return out;
