@@ -1,6 +1,7 @@
 // cronista build: tag and segment a whole collection into a database (and,
 // with --out, the segmented XML). The pipeline lives in
 // corpus/collection_builder.h; this file maps the command line onto it.
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -33,6 +34,8 @@ int cmd_build(int argc, char** argv) {
 
   auto fmt = corpus::parse_collection_format(format);
   if (!fmt.ok()) return fail("build", fmt.status().message(), kExitUsage);
+  std::error_code ec;
+  if (!std::filesystem::exists(input, ec)) return fail("build", "no such file or folder '" + input + "' (--input)");
   auto tagger = temporal::Tagger::load(temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, {}});
   if (!tagger.ok()) return fail("build", tagger.status().message());
 
