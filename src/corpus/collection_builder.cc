@@ -71,6 +71,7 @@ struct WorkItem {
 struct ResultItem {
   std::uint64_t seq = 0;
   std::uint64_t bytes = 0;
+  std::string where;  // "FILE: offset N", for messages
   std::optional<AnalysedDocument> doc;
   std::string error;  // when doc is empty
 };
@@ -227,13 +228,13 @@ class Build {
   void analyse_loop() {
     WorkItem item;
     while (work_.pop(&item)) {
-      ResultItem r{item.seq, item.bytes, std::nullopt, {}};
+      ResultItem r{item.seq, item.bytes, item.doc.file + ": offset " + std::to_string(item.doc.offset),
+                   std::nullopt, {}};
       if (!abort_.load()) {
-        const std::string where = item.doc.file + ": offset " + std::to_string(item.doc.offset);
         try {
           r.doc = analysis_.analyse(std::move(item.doc));
         } catch (const std::exception& e) {
-          r.error = where + ": analysis failed: " + e.what();
+          r.error = r.where + ": analysis failed: " + e.what();
         }
       }
       results_.push(std::move(r));
@@ -309,6 +310,18 @@ class Build {
       batch_started = Clock::now();
     }
     AnalysedDocument& d = *item.doc;
+    // A key read twice in one run (a WPT03 dump listing a URL twice): the
+    // first record stays, as a later run would keep it too.
+    auto seen = store::AnalysisStore::has_document(db_, d.info.key);
+    if (!seen.ok()) {
+      fail(Status::Error("database '" + db_.path() + "': " + seen.status().message()));
+      return;
+    }
+    if (*seen) {
+      ++stats_.documents_failed;
+      log("skipped " + item.where + ": duplicate key '" + d.info.key + "', the first record is kept");
+      return;
+    }
     store::StoredAnalysis a{&d.text, &d.expressions, &d.segments, d.links, {}};
     auto id = store::AnalysisStore::put(db_, d.info, a);
     if (!id.ok()) {

@@ -48,7 +48,7 @@ struct BuildStats {
   std::uint64_t documents_read = 0;     // records read from the collection
   std::uint64_t documents_built = 0;    // analysed and stored by this run
   std::uint64_t documents_skipped = 0;  // already in the database
-  std::uint64_t documents_failed = 0;   // corrupt records and failed analyses
+  std::uint64_t documents_failed = 0;   // corrupt records, failed analyses, repeated keys
   std::uint64_t input_bytes = 0;        // bytes of input consumed
   std::uint64_t text_bytes = 0;         // bytes of analysed text of the built documents
   double seconds = 0;

@@ -169,6 +169,26 @@ TEST(CollectionBuilder, ResumesWhereAnEarlierBuildStopped) {
   EXPECT_EQ(count(*db, "SELECT count(*) FROM expressions"), 80);
 }
 
+TEST(CollectionBuilder, AKeyReadTwiceKeepsTheFirstRecord) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "d.jsonl",
+                      "{\"id\": \"x\", \"text\": \"Primeira versão, de 1990.\"}\n"
+                      "{\"id\": \"y\", \"text\": \"Outra notícia, de 1991.\"}\n"
+                      "{\"id\": \"x\", \"text\": \"Segunda versão, de 2005.\"}\n");
+  const std::string db_path = (tmp / "c.db").string(), xml = (tmp / "c.xml").string();
+  auto b = build((tmp / "d.jsonl").string(), CollectionFormat::Jsonl, db_path, xml);
+  EXPECT_EQ(b.stats.documents_built, 2u);
+  EXPECT_EQ(b.stats.documents_failed, 1u);
+  auto db = store::Database::open(db_path, true);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(count(*db, "SELECT count(*) FROM chronons c JOIN documents d ON d.id = c.doc_id "
+                       "WHERE d.key = 'x' AND c.value = '1990-XX-XX'"),
+            1);
+  pugi::xml_document doc;
+  ASSERT_TRUE(doc.load_file(xml.c_str()));
+  EXPECT_EQ(doc.select_nodes("//DOC[DOCNO='x']").size(), 1u);
+}
+
 TEST(CollectionBuilder, ATinyWindowStillBuildsEverythingInOrder) {
   testing::TempDir tmp;
   std::string all;
