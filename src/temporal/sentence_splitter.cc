@@ -245,7 +245,7 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text, std::size_t
 
 const SentenceSplitter& default_sentence_splitter() {
   static const SentenceSplitter splitter = [] {
-    auto loaded = SentenceSplitter::load(default_home() + "/resources/pt/abbreviations.txt");
+    auto loaded = SentenceSplitter::load(default_home() + "/resources/pt/segmentation/abbreviations.txt");
     return loaded.ok() ? std::move(loaded).value() : SentenceSplitter();
   }();
   return splitter;
