@@ -1,16 +1,111 @@
+// cronista eval-tagger: scores the tagger against TimeML (.tml) and HAREM
+// (.xml) gold files (corpus/tagger_eval.h). Folders are searched for both.
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "corpus/harem_reader.h"
+#include "corpus/tagger_eval.h"
+#include "corpus/timeml_reader.h"
+#include "temporal/tagger.h"
 
 namespace cronista::cli {
 
+namespace {
+
+std::set<std::string> split_ids(const std::vector<std::string>& items) {
+  std::set<std::string> out;
+  for (const auto& item : items) {
+    std::size_t p = 0;
+    while (p <= item.size()) {
+      std::size_t q = item.find_first_of(", ", p);
+      if (q == std::string::npos) q = item.size();
+      if (q > p) out.insert(item.substr(p, q - p));
+      p = q + 1;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 int cmd_eval_tagger(int argc, char** argv) {
   CLI::App app{"Score the tagger against TimeML (.tml) or HAREM gold annotations.", "cronista eval-tagger"};
-  std::vector<std::string> gold;
+  std::vector<std::string> gold, only, skip;
+  std::string format = "text", out, home;
   bool errors = false;
-  app.add_option("--gold", gold, "gold files or folders")->required();
-  app.add_flag("--errors", errors, "list misses and false alarms");
+  app.add_option("--gold", gold, "gold files or folders (.tml = TimeML, .xml = HAREM)")->required();
+  app.add_flag("--errors", errors, "list misses, false alarms, extent and value errors");
+  app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--only", only, "score only these documents (ids or file stems, comma-separated)");
+  app.add_option("--skip", skip, "leave out these documents (ids or file stems, comma-separated)");
+  app.add_option("--home", home, "folder holding resources/ and patterns/");
+  app.add_option("--out", out, "write here instead of stdout");
   if (auto code = parse(app, argc, argv)) return *code;
-  return not_yet("eval-tagger", "the tagger evaluator");
+
+  namespace fs = std::filesystem;
+  std::vector<std::string> tml, xml;
+  for (const auto& g : gold) {
+    std::error_code ec;
+    if (fs::is_directory(g, ec)) {
+      for (const auto& e : fs::recursive_directory_iterator(g, ec)) {
+        if (!e.is_regular_file()) continue;
+        if (e.path().extension() == ".tml") tml.push_back(e.path().string());
+        else if (e.path().extension() == ".xml") xml.push_back(e.path().string());
+      }
+    } else if (fs::is_regular_file(g, ec)) {
+      if (fs::path(g).extension() == ".tml") tml.push_back(g);
+      else if (fs::path(g).extension() == ".xml") xml.push_back(g);
+      else return fail("eval-tagger", "--gold '" + g + "' is neither .tml (TimeML) nor .xml (HAREM)", kExitUsage);
+    } else {
+      return fail("eval-tagger", "--gold '" + g + "' not found", kExitUsage);
+    }
+  }
+  std::sort(tml.begin(), tml.end());
+  std::sort(xml.begin(), xml.end());
+  if (tml.empty() && xml.empty()) return fail("eval-tagger", "no .tml or .xml gold files found", kExitUsage);
+  const std::set<std::string> only_ids = split_ids(only), skip_ids = split_ids(skip);
+  auto wanted = [&](const std::string& id) {
+    if (!only_ids.empty() && !only_ids.count(id)) return false;
+    return !skip_ids.count(id);
+  };
+
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  if (!tagger.ok()) return fail("eval-tagger", tagger.status().message());
+
+  std::vector<corpus::EvalReport> reports;
+  if (!tml.empty()) {
+    std::vector<corpus::GoldDocument> docs;
+    for (const auto& f : tml) {
+      auto d = corpus::read_timeml(f);
+      if (!d.ok()) return fail("eval-tagger", d.status().message());
+      if (wanted(d->id)) docs.push_back(std::move(*d));
+    }
+    reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::TimeML, **tagger, errors));
+  }
+  if (!xml.empty()) {
+    std::vector<corpus::GoldDocument> docs;
+    for (const auto& f : xml) {
+      auto d = corpus::read_harem(f);
+      if (!d.ok()) return fail("eval-tagger", d.status().message());
+      for (auto& doc : *d)
+        if (wanted(doc.id)) docs.push_back(std::move(doc));
+    }
+    reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::Harem, **tagger, errors));
+  }
+  std::string text;
+  if (format == "json") {
+    text = corpus::format_report_json(reports, errors);
+  } else {
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      if (i) text += "\n";
+      text += corpus::format_report_text(reports[i], errors);
+    }
+  }
+  if (Status s = write_output(out, text); !s.ok()) return fail("eval-tagger", s.message());
+  return kExitOk;
 }
 
 }  // namespace cronista::cli

@@ -27,4 +27,42 @@ struct Segment {
 std::vector<Segment> segment(const TextDocument& doc, const std::vector<TemporalExpression>& expressions,
                              SegmentGranularity granularity = SegmentGranularity::Sentence);
 
+// What "the same moment(s)" means, precisely (the rule segment() applies):
+//
+//   - Units are sentences (SentenceSplitter, never across a block) or
+//     blocks. A sentence boundary that would cut an expression is dropped.
+//   - An expression's *moment* is the day range of its chronons (the hull of
+//     both for an interval); chronons without a known year, durations, sets
+//     and vague references have none.
+//   - Two moments are *close* when their day ranges overlap, or when both
+//     span at most max_gap_days and at most max_gap_days days lie between
+//     them. So 1944 and 6 June 1944 are close (overlap); 5 and 9 June 1944
+//     are close; June and July 1944, or 1944 and 1945, are not.
+//   - A unit continues the current segment unless (a) its boilerplate flag
+//     differs from the segment's, or (b) both the unit and the segment have
+//     moments and some moment of the unit is close to none of the segment's.
+//     So units without moments always join the segment they continue, and
+//     the first dated unit joins the undated text before it (a title, a
+//     lead) instead of leaving it alone.
+//
+// Invariants of the result: segments are ordered and contiguous and cover
+// [0, doc.text.size()) exactly, so every byte of a non-empty text is in
+// exactly one segment (the white space between units belongs to the unit
+// before it; leading white space to the first); an empty text has no
+// segments. Every expression is listed by the segment holding its start,
+// every link by the segment holding its start (a link starting at the very
+// end of the text belongs to the last segment). No segment mixes
+// boilerplate and main-text blocks.
+class SentenceSplitter;
+
+struct SegmenterOptions {
+  SegmentGranularity granularity = SegmentGranularity::Sentence;
+  int max_gap_days = 7;
+  // nullptr: default_sentence_splitter() (resources/pt/segmentation/abbreviations.txt).
+  const SentenceSplitter* splitter = nullptr;
+};
+
+std::vector<Segment> segment(const TextDocument& doc, const std::vector<TemporalExpression>& expressions,
+                             const SegmenterOptions& options);
+
 }  // namespace cronista::temporal

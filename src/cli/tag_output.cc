@@ -1,0 +1,82 @@
+#include "cli/tag_output.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cronista::cli {
+
+namespace {
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string render_tags(std::string_view input, const std::vector<temporal::TemporalExpression>& found,
+                        const std::optional<temporal::Date>& dct, std::string_view format) {
+  using temporal::to_string;
+  if (format == "json") {
+    nlohmann::ordered_json doc;
+    doc["dct"] = dct ? nlohmann::ordered_json(dct->to_string()) : nlohmann::ordered_json(nullptr);
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& e : found) {
+      nlohmann::ordered_json j;
+      j["start"] = e.start;
+      j["end"] = e.end;
+      j["text"] = e.text;
+      j["type"] = std::string(to_string(e.type));
+      j["value"] = e.value;
+      auto ch = nlohmann::ordered_json::array();
+      for (const auto& c : e.chronons) ch.push_back(c.to_string());
+      j["chronons"] = ch;
+      nlohmann::ordered_json h;
+      h["type"] = std::string(to_string(e.harem_type));
+      if (e.harem_subtype != temporal::HaremSubtype::None) h["subtype"] = std::string(to_string(e.harem_subtype));
+      h["start"] = e.harem_start;
+      h["end"] = e.harem_end;
+      j["harem"] = h;
+      j["reference"] = std::string(to_string(e.reference));
+      j["resolved"] = e.resolved;
+      list.push_back(std::move(j));
+    }
+    doc["expressions"] = std::move(list);
+    return doc.dump(2) + "\n";
+  }
+  const bool harem = format == "harem";
+  std::string out;
+  std::size_t pos = 0;
+  int id = 0;
+  for (const auto& e : found) {
+    const std::size_t s = harem ? e.harem_start : e.start;
+    const std::size_t t = harem ? e.harem_end : e.end;
+    if (s < pos || t > input.size()) continue;
+    out += xml_escape(input.substr(pos, s - pos));
+    ++id;
+    if (harem) {
+      out += "<EM ID=\"" + std::to_string(id) + "\" CATEG=\"TIME\" TYPE=\"" + std::string(to_string(e.harem_type)) +
+             "\"";
+      if (e.harem_subtype != temporal::HaremSubtype::None)
+        out += " SUBTYPE=\"" + std::string(to_string(e.harem_subtype)) + "\"";
+      out += ">" + xml_escape(input.substr(s, t - s)) + "</EM>";
+    } else {
+      out += "<TIMEX3 tid=\"t" + std::to_string(id) + "\" type=\"" + std::string(to_string(e.type)) + "\" value=\"" +
+             xml_escape(e.value) + "\">" + xml_escape(input.substr(s, t - s)) + "</TIMEX3>";
+    }
+    pos = t;
+  }
+  out += xml_escape(input.substr(pos));
+  return out;
+}
+
+}  // namespace cronista::cli

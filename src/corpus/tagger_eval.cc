@@ -1,0 +1,295 @@
+#include "corpus/tagger_eval.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cronista::corpus {
+
+namespace {
+
+struct Item {
+  std::size_t start, end;
+  std::string type, value, text;
+  int match = -1;  // index of the relaxed partner
+  bool strict = false;
+};
+
+bool overlaps(std::size_t a, std::size_t b, std::size_t c, std::size_t d) { return a < d && c < b; }
+
+// TimeML values compare without trailing zero seconds ("T01:58:00" = "T01:58").
+std::string norm_value(std::string v) {
+  if (v.size() > 3 && v.compare(v.size() - 3, 3, ":00") == 0 && std::count(v.begin(), v.end(), ':') == 2)
+    v.resize(v.size() - 3);
+  return v;
+}
+
+std::string context_of(const std::string& text, std::size_t s, std::size_t e) {
+  std::size_t a = s > 60 ? s - 60 : 0, b = std::min(text.size(), e + 60);
+  while (a > 0 && a < text.size() && (static_cast<unsigned char>(text[a]) & 0xC0) == 0x80) --a;
+  while (b < text.size() && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) ++b;
+  std::string out = text.substr(a, s - a) + "[" + text.substr(s, e - s) + "]" + text.substr(e, b - e);
+  for (char& c : out)
+    if (c == '\n' || c == '\t' || c == '\r') c = ' ';
+  return out;
+}
+
+// One-to-one matching: exact pairs first, then the largest overlaps.
+void match(std::vector<Item>& gold, std::vector<Item>& sys) {
+  for (std::size_t g = 0; g < gold.size(); ++g)
+    for (std::size_t s = 0; s < sys.size(); ++s)
+      if (sys[s].match < 0 && gold[g].match < 0 && gold[g].start == sys[s].start && gold[g].end == sys[s].end) {
+        gold[g].match = static_cast<int>(s), sys[s].match = static_cast<int>(g);
+        gold[g].strict = sys[s].strict = true;
+      }
+  for (std::size_t g = 0; g < gold.size(); ++g) {
+    if (gold[g].match >= 0) continue;
+    int best = -1;
+    std::size_t best_len = 0;
+    for (std::size_t s = 0; s < sys.size(); ++s) {
+      if (sys[s].match >= 0 || !overlaps(gold[g].start, gold[g].end, sys[s].start, sys[s].end)) continue;
+      std::size_t len = std::min(gold[g].end, sys[s].end) - std::max(gold[g].start, sys[s].start);
+      if (len > best_len) best = static_cast<int>(s), best_len = len;
+    }
+    if (best >= 0) gold[g].match = best, sys[best].match = static_cast<int>(g);
+  }
+}
+
+}  // namespace
+
+std::string harem_label(const temporal::TemporalExpression& e) {
+  using temporal::HaremSubtype;
+  using temporal::HaremType;
+  switch (e.harem_type) {
+    case HaremType::CalendarRef:
+      return e.harem_subtype == HaremSubtype::Hour       ? "TEMPO_CALEND/HORA"
+             : e.harem_subtype == HaremSubtype::Interval ? "TEMPO_CALEND/INTERVALO"
+                                                          : "TEMPO_CALEND/DATA";
+    case HaremType::Duration: return "DURACAO";
+    case HaremType::Frequency: return "FREQUENCIA";
+    case HaremType::Generic: return "GENERICO";
+  }
+  return "TEMPO_CALEND/DATA";
+}
+
+std::string normalize_harem_type(const std::string& t) {
+  if (t == "DATA") return "TEMPO_CALEND/DATA";
+  if (t == "HORA") return "TEMPO_CALEND/HORA";
+  if (t == "PERIODO") return "DURACAO";
+  if (t == "CICLICO") return "FREQUENCIA";
+  if (t == "TEMPO_CALEND") return "TEMPO_CALEND/DATA";
+  return t;
+}
+
+EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, const temporal::Tagger& tagger,
+                    bool want_errors) {
+  EvalReport rep;
+  rep.scheme = scheme;
+  const bool harem = scheme == GoldScheme::Harem;
+  for (const GoldDocument& doc : docs) {
+    ++rep.documents;
+    auto found = tagger.tag(doc.text, doc.dct);
+    std::vector<Item> sys;
+    for (const auto& e : found) {
+      Item it{harem ? e.harem_start : e.start, harem ? e.harem_end : e.end,
+              harem ? harem_label(e) : std::string(temporal::to_string(e.type)), e.value, "", -1, false};
+      bool omitted = false;
+      for (const auto& r : doc.omitted) omitted |= overlaps(it.start, it.end, r.start, r.end);
+      if (omitted) continue;
+      if (!doc.scored.empty()) {
+        bool inside = false;
+        for (const auto& r : doc.scored) inside |= overlaps(it.start, it.end, r.start, r.end);
+        if (!inside) continue;
+      }
+      it.text = doc.text.substr(it.start, it.end - it.start);
+      sys.push_back(std::move(it));
+    }
+    // Gold: drop omitted, put vague apart, keep the best alternative of each ALT group.
+    std::vector<Item> gold, vague;
+    std::vector<const GoldExpression*> alts;
+    for (const auto& g : doc.expressions) {
+      bool omitted = false;
+      for (const auto& r : doc.omitted) omitted |= overlaps(g.start, g.end, r.start, r.end);
+      if (omitted) continue;
+      Item it{g.start, g.end, harem ? normalize_harem_type(g.type) : g.type, g.value, g.text, -1, false};
+      if (g.alt_group > 0) alts.push_back(&g);
+      else if (g.vague) vague.push_back(std::move(it));
+      else gold.push_back(std::move(it));
+    }
+    for (std::size_t group = 1; group <= doc.alt_ranges.size(); ++group) {
+      const GoldRange& range = doc.alt_ranges[group - 1];
+      int best_alt = 0;
+      long best_score = -1000000;
+      for (int a = 0; a < std::max(1, range.alternatives); ++a) {
+        long score = 0, items = 0;
+        for (const auto* g : alts) {
+          if (g->alt_group != static_cast<int>(group) || g->alternative != a) continue;
+          ++items;
+          bool hit = false;
+          for (const auto& s : sys) hit |= overlaps(g->start, g->end, s.start, s.end);
+          score += hit ? 1 : -1;
+        }
+        if (items == 0)
+          for (const auto& s : sys) score -= overlaps(range.start, range.end, s.start, s.end) ? 1 : 0;
+        if (score > best_score) best_score = score, best_alt = a;
+      }
+      for (const auto* g : alts) {
+        if (g->alt_group != static_cast<int>(group) || g->alternative != best_alt) continue;
+        Item it{g->start, g->end, harem ? normalize_harem_type(g->type) : g->type, g->value, g->text, -1, false};
+        (g->vague ? vague : gold).push_back(std::move(it));
+      }
+    }
+    // Vague gold: system expressions on them are neither right nor wrong.
+    if (!vague.empty()) {
+      rep.vague_gold += static_cast<long>(vague.size());
+      std::vector<Item> kept;
+      std::vector<bool> vague_hit(vague.size(), false);
+      for (auto& s : sys) {
+        bool on_vague = false;
+        for (std::size_t v = 0; v < vague.size(); ++v) {
+          if (overlaps(s.start, s.end, vague[v].start, vague[v].end)) {
+            bool on_gold = false;
+            for (const auto& g : gold) on_gold |= overlaps(s.start, s.end, g.start, g.end);
+            if (!on_gold) {
+              on_vague = true;
+              vague_hit[v] = true;
+            }
+          }
+        }
+        if (!on_vague) kept.push_back(std::move(s));
+      }
+      sys = std::move(kept);
+      for (bool h : vague_hit) rep.vague_found += h ? 1 : 0;
+    }
+    std::sort(gold.begin(), gold.end(), [](const Item& a, const Item& b) { return a.start < b.start; });
+    match(gold, sys);
+    MatchCounts c;
+    c.gold = static_cast<long>(gold.size());
+    c.system = static_cast<long>(sys.size());
+    for (const auto& g : gold) {
+      rep.per_type[g.type].gold++;
+      if (g.match < 0) {
+        if (want_errors)
+          rep.errors.push_back(EvalError{doc.id, "miss", g.text, g.type, "", g.value, "", context_of(doc.text, g.start, g.end)});
+        continue;
+      }
+      const Item& s = sys[static_cast<std::size_t>(g.match)];
+      ++c.relaxed_gold;
+      if (g.strict) ++c.strict;
+      if (s.type == g.type) {
+        rep.per_type[g.type].relaxed_gold++;
+        if (g.strict) rep.per_type[g.type].strict++;
+      }
+      if (!g.strict && want_errors)
+        rep.errors.push_back(EvalError{doc.id, "extent", s.text, s.type, g.text, g.value, s.value,
+                                       context_of(doc.text, g.start, g.end)});
+      if (!harem) {
+        ++rep.value_pairs;
+        if (norm_value(g.value) == norm_value(s.value)) ++rep.value_correct;
+        else if (want_errors)
+          rep.errors.push_back(EvalError{doc.id, "value", s.text, g.type + "/" + s.type, g.text, g.value, s.value,
+                                         context_of(doc.text, g.start, g.end)});
+      }
+    }
+    for (const auto& s : sys) {
+      rep.per_type[s.type].system++;
+      if (s.match >= 0) {
+        ++c.relaxed_system;
+        if (gold[static_cast<std::size_t>(s.match)].type == s.type) rep.per_type[s.type].relaxed_system++;
+      } else if (want_errors) {
+        rep.errors.push_back(EvalError{doc.id, "false-alarm", s.text, s.type, "", "", s.value,
+                                       context_of(doc.text, s.start, s.end)});
+      }
+    }
+    rep.overall.add(c);
+  }
+  return rep;
+}
+
+std::string format_report_text(const EvalReport& r, bool errors) {
+  std::string out;
+  char buf[512];
+  const bool harem = r.scheme == GoldScheme::Harem;
+  std::snprintf(buf, sizeof buf, "%s gold: %ld documents, %ld expressions; system: %ld expressions\n",
+                harem ? "HAREM" : "TimeML", r.documents, r.overall.gold, r.overall.system);
+  out += buf;
+  out += "              precision  recall     F1\n";
+  std::snprintf(buf, sizeof buf, "  strict      %.3f      %.3f      %.3f\n", r.overall.strict_precision(),
+                r.overall.strict_recall(), r.overall.strict_f1());
+  out += buf;
+  std::snprintf(buf, sizeof buf, "  relaxed     %.3f      %.3f      %.3f\n", r.overall.relaxed_precision(),
+                r.overall.relaxed_recall(), r.overall.relaxed_f1());
+  out += buf;
+  if (!harem) {
+    std::snprintf(buf, sizeof buf, "  value accuracy (over %ld relaxed matches): %.3f\n", r.value_pairs,
+                  r.value_accuracy());
+    out += buf;
+  } else {
+    std::snprintf(buf, sizeof buf, "  vague/generic gold expressions (scored apart): %ld, found %ld (%.3f)\n",
+                  r.vague_gold, r.vague_found, r.vague_gold ? double(r.vague_found) / r.vague_gold : 0.0);
+    out += buf;
+  }
+  out += "  per type (type must agree)   gold  system  strict-F1  relaxed-F1\n";
+  for (const auto& [type, c] : r.per_type) {
+    std::snprintf(buf, sizeof buf, "    %-26s %5ld  %6ld  %9.3f  %10.3f\n", type.c_str(), c.gold, c.system,
+                  c.strict_f1(), c.relaxed_f1());
+    out += buf;
+  }
+  if (errors) {
+    out += "errors:\n";
+    for (const auto& e : r.errors) {
+      out += "  " + e.kind + "\t" + e.document + "\t\"" + e.text + "\"";
+      if (!e.gold_text.empty() && e.gold_text != e.text) out += " gold=\"" + e.gold_text + "\"";
+      out += "\t" + e.type;
+      if (!e.gold_value.empty() || !e.system_value.empty()) out += "\t" + e.gold_value + " → " + e.system_value;
+      out += "\t| " + e.context + "\n";
+    }
+  }
+  return out;
+}
+
+std::string format_report_json(const std::vector<EvalReport>& reports, bool errors) {
+  nlohmann::ordered_json all = nlohmann::ordered_json::array();
+  auto counts = [](const MatchCounts& c) {
+    nlohmann::ordered_json j;
+    j["gold"] = c.gold;
+    j["system"] = c.system;
+    j["strict"] = {{"precision", c.strict_precision()}, {"recall", c.strict_recall()}, {"f1", c.strict_f1()},
+                   {"matches", c.strict}};
+    j["relaxed"] = {{"precision", c.relaxed_precision()}, {"recall", c.relaxed_recall()}, {"f1", c.relaxed_f1()},
+                    {"gold_matched", c.relaxed_gold}, {"system_matched", c.relaxed_system}};
+    return j;
+  };
+  for (const auto& r : reports) {
+    nlohmann::ordered_json j;
+    j["scheme"] = r.scheme == GoldScheme::Harem ? "harem" : "timeml";
+    j["documents"] = r.documents;
+    j["overall"] = counts(r.overall);
+    if (r.scheme == GoldScheme::TimeML) {
+      j["value_accuracy"] = r.value_accuracy();
+      j["value_pairs"] = r.value_pairs;
+      j["value_correct"] = r.value_correct;
+    } else {
+      j["vague_gold"] = r.vague_gold;
+      j["vague_found"] = r.vague_found;
+    }
+    nlohmann::ordered_json pt;
+    for (const auto& [type, c] : r.per_type) pt[type] = counts(c);
+    j["per_type"] = pt;
+    if (errors) {
+      auto list = nlohmann::ordered_json::array();
+      for (const auto& e : r.errors)
+        list.push_back({{"document", e.document}, {"kind", e.kind}, {"text", e.text}, {"type", e.type},
+                        {"gold_text", e.gold_text}, {"gold_value", e.gold_value}, {"system_value", e.system_value},
+                        {"context", e.context}});
+      j["errors"] = list;
+    }
+    all.push_back(std::move(j));
+  }
+  nlohmann::ordered_json doc;
+  doc["reports"] = all;
+  return doc.dump(2) + "\n";
+}
+
+}  // namespace cronista::corpus

@@ -1,0 +1,75 @@
+// Pattern files (docs/patterns.md) and their compiled form.
+//
+// A pattern is an RE2 regular expression over folded text (text_fold.h) in
+// which tag_NAME stands for a lexicon class or shape (lexicon.h), with its
+// classification: TimeML type and HAREM type/subtype. Pattern files layer:
+// the learned file first, then the curated one, whose records replace learned
+// records of the same id and may remove them ("remove <id>").
+//
+// Matching is one scan: every pattern is an alternative of one RE2 compiled
+// with leftmost-longest semantics and word boundaries on both sides, so a
+// text is read once by RE2's DFA whatever the number of patterns; for each
+// expression found, an RE2::Set anchored at both ends tells which patterns
+// produce exactly that span, and the highest-ranked one classifies it.
+#pragma once
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "temporal/expression.h"
+#include "temporal/lexicon.h"
+#include "temporal/status.h"
+
+namespace cronista::temporal {
+
+struct Pattern {
+  std::string id;
+  std::string regex;  // as written, with tags
+  TimexType timex = TimexType::Date;
+  HaremType harem_type = HaremType::CalendarRef;
+  HaremSubtype harem_subtype = HaremSubtype::Date;
+  long frequency = 0;
+  std::vector<std::string> examples;
+  std::string source;  // file:line of the record
+};
+
+// Parses the text of one pattern file; `name` is used in error messages.
+// Returns the records in file order; ids listed by "remove" go to *removed.
+Result<std::vector<Pattern>> parse_pattern_file(std::string_view name, std::string_view content,
+                                                std::vector<std::string>* removed);
+// Writes records in the file format (the inverse of parse_pattern_file).
+std::string format_pattern_file(const std::vector<Pattern>& patterns, std::string_view header_comment);
+
+class PatternSet {
+ public:
+  // Reads and layers the files (missing files are skipped only if
+  // `optional_missing`), expands tags and compiles.
+  static Result<std::unique_ptr<PatternSet>> load(const std::vector<std::string>& files, const Lexicon& lexicon,
+                                                  bool optional_missing);
+  static Result<std::unique_ptr<PatternSet>> build(std::vector<Pattern> patterns, const Lexicon& lexicon);
+
+  struct Match {
+    std::size_t start = 0;  // offsets into the text given to next_match()
+    std::size_t end = 0;
+    int pattern = -1;       // index into patterns()
+  };
+  // Finds the leftmost-longest expression starting at or after `from` in
+  // folded text `text`. The text must have a non-word byte (a space) at both
+  // ends, so that the first and last word have a boundary.
+  bool next_match(std::string_view text, std::size_t from, Match* m) const;
+
+  const std::vector<Pattern>& patterns() const { return patterns_; }
+
+ private:
+  std::vector<Pattern> patterns_;
+  std::unique_ptr<RE2> combined_;
+  std::unique_ptr<RE2::Set> set_;
+};
+
+}  // namespace cronista::temporal

@@ -1,0 +1,76 @@
+// The date resolver (method.md §2.3): from the words of one matched
+// expression and its context to a TimeML type and value and to chronons.
+//
+// The resolver is compositional, not per-pattern: it reads the words of the
+// span with the lexicon (month, number, unit, modifier…), collects the facts
+// they state (year 1944, month 6, "3 units of year", "ago", "next"), and
+// composes them by a fixed set of rules: explicit dates, decades and
+// centuries, quarters/halves/seasons, deictic words and modifiers against the
+// document date, anaphoric ones against the last date mentioned, shifts
+// ("há três anos", "dois anos depois"), durations, sets, intervals. So a
+// learned pattern needs no normalisation code of its own.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "temporal/chronon.h"
+#include "temporal/expression.h"
+#include "temporal/lexicon.h"
+#include "temporal/pattern_set.h"
+
+namespace cronista::temporal {
+
+// A point the text has mentioned, at its granularity (-1 = unknown part).
+struct Anchor {
+  int year = -1;
+  int month = -1;
+  int day = -1;
+  int quarter = -1;  // set when the point mentioned was a quarter ("terceiro trimestre")
+};
+
+struct ResolveContext {
+  std::optional<Date> dct;
+  std::optional<Anchor> anchor;  // last date mentioned before the expression
+  // Tense of the verb nearest to the expression in its sentence: +1 future,
+  // -1 past, 0 unknown.
+  int tense = 0;
+  bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
+  bool que_after = false;        // "há três anos que…" opening a clause
+};
+
+struct Resolution {
+  TimexType type = TimexType::Date;
+  std::string value;
+  std::vector<Chronon> chronons;
+  Reference reference = Reference::Explicit;
+  bool resolved = true;
+  bool interval = false;
+  bool reject = false;  // the words make no temporal sense (e.g. "1945" as day 19/45)
+  std::optional<Anchor> new_anchor;
+};
+
+class Resolver {
+ public:
+  explicit Resolver(const Lexicon* lexicon) : lex_(lexicon) {}
+  // `span` is folded text (text_fold.h) of the whole match.
+  Resolution resolve(std::string_view span, const Pattern& pattern, const ResolveContext& ctx) const;
+
+  struct Token {
+    std::string text;                          // folded phrase (words joined by one space)
+    const std::vector<LexEntry>* entries = nullptr;
+    bool number = false;                       // a cardinal: digits or number words
+    long value = 0;                            // its value
+    int digits = 0;                            // how many digits it was written with (0 = words)
+    const std::string* get(std::string_view cls) const;
+  };
+  std::vector<Token> tokenize(std::string_view span) const;
+
+ private:
+  Resolution resolve_tokens(const std::vector<Token>& tokens, const Pattern& pattern, const ResolveContext& ctx) const;
+  const Lexicon* lex_;
+};
+
+}  // namespace cronista::temporal
