@@ -29,6 +29,7 @@
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
 #include "crawler/host_queue.h"
+#include "crawler/link_filters.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
 #include "crawler/url.h"
@@ -57,13 +58,6 @@ std::string sha1_hex(std::string_view data) {
   return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 std::string lower(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -80,37 +74,6 @@ bool looks_like_html(std::string_view content_type, std::string_view body) {
   const std::string head = lower(b.substr(0, 14));
   return head.starts_with("<!doctype html") || head.starts_with("<html") || head.starts_with("<head") ||
          head.starts_with("<!--");
-}
-
-// The response head as stored in WARC: the body there is content-decoded,
-// so Content-Encoding/Transfer-Encoding are renamed and Content-Length is the
-// decoded size (the practice of archiving proxies such as warcprox).
-std::string warc_head(std::string_view raw, std::size_t body_size) {
-  std::string out;
-  bool length_written = false;
-  std::size_t pos = 0;
-  while (pos < raw.size()) {
-    std::size_t eol = raw.find('\n', pos);
-    std::string_view line = raw.substr(pos, eol == std::string_view::npos ? raw.npos : eol - pos);
-    pos = eol == std::string_view::npos ? raw.size() : eol + 1;
-    while (!line.empty() && (line.back() == '\r')) line.remove_suffix(1);
-    if (line.empty()) break;
-    std::size_t colon = line.find(':');
-    std::string_view name = colon == std::string_view::npos ? std::string_view() : line.substr(0, colon);
-    if (iequals(name, "content-encoding") || iequals(name, "transfer-encoding")) {
-      out += "X-Crawler-";
-      out += line;
-    } else if (iequals(name, "content-length")) {
-      out += "Content-Length: " + std::to_string(body_size);
-      length_written = true;
-    } else {
-      out += line;
-    }
-    out += "\r\n";
-  }
-  if (!length_written && !out.empty()) out += "Content-Length: " + std::to_string(body_size) + "\r\n";
-  out += "\r\n";
-  return out;
 }
 
 std::optional<temporal::Date> http_date(const std::string& value) {
@@ -319,7 +282,8 @@ class Crawl {
   }
 
   Status setup();
-  bool host_in_scope(const CanonicalUrl& u) const;
+  std::optional<std::string_view> skip_reason(const CanonicalUrl& u);
+  bool admit(const CanonicalUrl& u);
   std::uint32_t host_for(const CanonicalUrl& u, StoreJob& job);
   void on_response(FetchResponse&& r);
   void on_robots(std::uint32_t host, const FetchResponse& r);
@@ -344,8 +308,9 @@ class Crawl {
   std::unique_ptr<AnalysisPool> pool_;
   std::string ua_token_;
   RobotsPolicy robots_policy_;
-  std::set<std::string> seed_authorities_;
-  std::vector<std::string> allow_hosts_;
+  HostScope scope_;
+  CalendarTrapDetector calendar_;
+  std::map<std::string, std::int64_t> skipped_;
 
   struct InFlight {
     bool robots = false;
@@ -364,19 +329,19 @@ class Crawl {
   Clock::time_point last_progress_;
 };
 
-bool Crawl::host_in_scope(const CanonicalUrl& u) const {
-  if (o_.same_host && !seed_authorities_.count(u.authority())) {
-    bool allowed = false;
-    for (const std::string& h : allow_hosts_)
-      if (u.host() == h || u.authority() == h) allowed = true;
-    if (!allowed) return false;
-  }
-  if (!o_.same_host && !allow_hosts_.empty()) {
-    for (const std::string& h : allow_hosts_) {
-      const std::string_view host = u.host();
-      if (host == h || u.authority() == h) return true;
-      if (host.size() > h.size() && host.ends_with(h) && host[host.size() - h.size() - 1] == '.') return true;
-    }
+// The link filters of link_filters.h, in order of cost; the reason a URL
+// is skipped, or nullopt. Only for URLs the frontier has not seen.
+std::optional<std::string_view> Crawl::skip_reason(const CanonicalUrl& u) {
+  if (!scope_.allows(u)) return "off-host";
+  if (surely_not_html(u.path())) return "not-html";
+  if (auto r = static_trap_reason(u)) return r;
+  return calendar_.check(u);
+}
+
+bool Crawl::admit(const CanonicalUrl& u) {
+  if (frontier_->state(u.str()) != UrlState::None) return true;  // known: counts a backlink
+  if (auto reason = skip_reason(u)) {
+    ++skipped_[std::string(*reason)];
     return false;
   }
   return true;
@@ -418,7 +383,9 @@ Status Crawl::setup() {
   robots_options.user_agent_token = ua_token_;
   robots_policy_ = RobotsPolicy(robots_options);
 
-  for (const std::string& h : o_.allow_hosts) allow_hosts_.push_back(lower(h));
+  scope_.set_same_host(o_.same_host);
+  for (const std::string& h : o_.allow_hosts)
+    if (Status s = scope_.allow_host(h); !s.ok()) return s;
 
   FrontierOptions fo;
   fo.max_depth = o_.max_depth;
@@ -443,7 +410,7 @@ Status Crawl::setup() {
   for (const std::string& s : o_.seeds) {
     auto u = CanonicalUrl::parse(s);
     if (!u.ok()) return Status::Error("seed '" + s + "': " + u.status().message());
-    seed_authorities_.insert(u->authority());
+    scope_.add_seed(*u);
     seeds.push_back(*u);
   }
 
@@ -576,7 +543,8 @@ void Crawl::on_response(FetchResponse&& r) {
   if (!r.body.empty()) p.content_hash = sha1_hex(r.body);
   if (r.error == FetchError::None && !r.raw_head.empty()) {
     p.warc_request = r.raw_request;
-    p.warc_response_head = warc_head(r.raw_head, r.body.size());
+    p.warc_response_head = r.raw_head;
+    p.ip = r.ip;
   }
 
   StoreJob job;
@@ -590,7 +558,7 @@ void Crawl::on_response(FetchResponse&& r) {
       p.redirect_to = target->str();
       if (e.redirects >= o_.max_redirects) {
         count_error("redirect-limit");
-      } else if (host_in_scope(*target)) {
+      } else if (scope_.allows(*target)) {
         const std::uint32_t host = host_for(*target, job);
         if (frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1), true,
                            jobs_submitted_ + 1, &job.ops) == Frontier::Added::Known)
@@ -643,7 +611,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   for (const FoundLink& link : r.links) {
     if (!link.kept) continue;
     auto u = CanonicalUrl::parse(link.url);
-    if (!u.ok() || !host_in_scope(*u)) continue;
+    if (!u.ok() || !admit(*u)) continue;
     const bool first = counted.insert(link.url).second;
     const std::uint32_t host = host_for(*u, job);
     frontier_->add(link.url, host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
@@ -651,6 +619,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     ++kept;
   }
   p.links_kept = kept;
+  if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   ++pages_;
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;
@@ -705,10 +674,12 @@ void Crawl::progress(bool final_line) {
   const double secs = std::chrono::duration<double>(now - started_).count();
   std::string errs;
   for (const auto& [kind, n] : errors_) errs += " " + kind + "=" + std::to_string(n);
-  std::fprintf(stderr, "crawl: %lld pages, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, errors:%s\n",
+  std::string skips;
+  for (const auto& [kind, n] : skipped_) skips += " " + kind + "=" + std::to_string(n);
+  std::fprintf(stderr, "crawl: %lld pages, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, errors:%s%s%s\n",
                static_cast<long long>(pages_before_ + pages_), secs > 0 ? pages_ / secs : 0.0,
                pages_ ? 100.0 * relevant_ / pages_ : 0.0, frontier_->queued(), in_flight_.size(),
-               errs.empty() ? " none" : errs.c_str());
+               errs.empty() ? " none" : errs.c_str(), skips.empty() ? "" : ", skipped:", skips.c_str());
 }
 
 Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
@@ -773,6 +744,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.seconds = std::chrono::duration<double>(Clock::now() - started_).count();
   sum.queued = static_cast<std::int64_t>(frontier_->queued());
   sum.errors = errors_;
+  sum.skipped = skipped_;
   sum.end_reason = end_reason;
   return sum;
 }

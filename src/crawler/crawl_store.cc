@@ -475,9 +475,16 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
     if (order_) order_lines->push_back(p.url);
   }
   if (warc_ && !p.warc_response_head.empty()) {
-    if (Status r = warc_->write_exchange(p.final_url, p.fetched_at.substr(0, 19) + "Z", p.warc_request,
-                                         p.warc_response_head, p.body);
-        !r.ok())
+    const std::string date = p.fetched_at.substr(0, 19) + "Z";
+    WarcExchange x;
+    x.target_uri = p.final_url;
+    x.date = date;
+    x.ip_address = p.ip;
+    x.http_request = p.warc_request;
+    x.http_response_head = p.warc_response_head;
+    x.body = p.body;
+    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+    if (Status r = warc_->write(x); !r.ok())
       return Status::Error("WARC '" + options_.warc + "': " + r.message());
   }
   return Status::Ok();

@@ -70,8 +70,9 @@ struct PageRecord {
   std::vector<store::LinkInfo> link_rows;
   std::vector<bool> segment_in_scope;
 
-  // WARC exchange (written when the store has a WarcWriter).
-  std::string warc_request, warc_response_head, body;
+  // WARC exchange (written when the store has a WarcWriter): the request as
+  // sent, the response head as received, the content-decoded body.
+  std::string warc_request, warc_response_head, body, ip;
 };
 
 struct HostRow {
