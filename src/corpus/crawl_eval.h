@@ -8,7 +8,8 @@
 // among the first n lines / n; recall against every relevant page reachable
 // from the seeds (through any link of any fetchable page, robots.txt
 // obeyed), and recall against the union of the relevant pages the runs found
-// (the original study's measure). An *oracle* run is added: breadth-first
+// (the original study's measure; the oracle counts as a run, so no recall
+// exceeds 100%). An *oracle* run is added: breadth-first
 // from the seeds, following exactly the links that sit in truly in-scope
 // paragraphs — what a perfect tagger with no ordering cleverness would do.
 //
@@ -98,7 +99,7 @@ struct CrawlEvaluation {
   std::size_t truth_urls = 0;
   int truth_relevant = 0;       // relevant pages in the whole web (fetchable)
   int reachable_relevant = 0;   // … reachable from the seeds
-  int union_relevant = 0;       // … found by at least one of the (non-oracle) runs
+  int union_relevant = 0;       // … found by at least one of the runs (oracle included)
   std::vector<RunCurve> runs;   // the given runs, then the oracle
   std::vector<std::size_t> cutoffs;
   std::vector<TaggerDisagreement> disagreements;
