@@ -10,9 +10,9 @@
 //     parts ("S.A.", "E.U.A."), which behave like such abbreviations.
 // Periods not followed by white space never end a sentence, so "6.6.1944",
 // "1.º", "n.º", "3.5" and "www.publico.pt" need no special case.
-// The abbreviations come from resources/pt/abbreviations.txt: one per line,
-// as written, optionally followed by a tab and "end" for the ones that may
-// end a sentence; '#' starts a comment. Matching ignores ASCII case.
+// The abbreviations come from resources/pt/abbreviations.txt, in the format
+// of every resources/pt file (class ABBREVIATION; "= end" marks the ones that
+// may end a sentence). Matching ignores ASCII case.
 #pragma once
 
 #include <cstddef>
