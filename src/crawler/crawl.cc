@@ -576,7 +576,7 @@ void Crawl::on_response(FetchResponse&& r) {
         const std::uint32_t host = host_for(*target, job);
         if (frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1), true,
                            jobs_submitted_ + 1, &job.ops) == Frontier::Added::Known)
-          count_error("redirect-seen");
+          ++skipped_["redirect-seen"];
       }
     } else {
       p.error_kind = "bad-redirect";
@@ -670,7 +670,7 @@ void Crawl::dispatch() {
       StoreJob job;
       frontier_->finish(*e, UrlState::Dropped, &job.ops);
       submit(std::move(job));
-      count_error("robots");
+      ++skipped_["robots"];
       frontier_->host_changed(e->host, now);
       continue;
     }
