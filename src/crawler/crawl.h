@@ -4,6 +4,13 @@
 // (all links in general mode) → push them to the frontier, counting
 // backlinks → repeat until the page budget is spent or the frontier is empty.
 //
+// A URL's backlinks are the distinct downloaded pages whose kept links point
+// at it (in-scope links in temporal mode, every link in general mode): the
+// priority ranks what the crawl would follow, among what it follows. A page
+// is a download when its fetch ended with an HTTP response that is not a
+// redirect; downloads are numbered in the order their analysis completes
+// (history, --order-out).
+//
 // One thread runs the libcurl event loop and owns the frontier and the host
 // table; analysis runs on a pool of worker threads (Tagger::tag is const);
 // the database and the WARC are written by the store's single writer thread.
