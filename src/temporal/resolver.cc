@@ -638,11 +638,26 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
-  if (f.period && f.unit.empty() && f.quarter < 0 && ctx.quarter) f.unit = "Q";
+  if (f.period && f.unit.empty() && f.quarter < 0) {
+    // "último período", "nesse período": the quarter under discussion.
+    if (!ctx.quarter) {
+      res.reject = true;
+      return res;
+    }
+    f.unit = "Q";
+    if (f.rel_kind != Facts::RelKind::None && !f.outer_year && f.year < 0) {
+      res.value = pad(ctx.quarter->year, 4) + "-Q" + std::to_string(ctx.quarter->quarter);
+      res.chronons = {Chronon::of_year(ctx.quarter->year)};
+      res.reference = Reference::Anaphoric;
+      return res;
+    }
+  }
   // A quarter named without its number ("trimestre correspondente de 1988")
   // is the one under discussion.
-  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter)
+  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter) {
     f.quarter = ctx.quarter->quarter;
+    res.shifted = true;  // the same quarter in another year: a comparison, not the topic
+  }
   if (f.outer_year || f.ago) res.shifted = true;
 
   // Reference points.

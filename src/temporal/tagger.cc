@@ -215,7 +215,15 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (in_class_word(t, before, "NEG_BEFORE")) continue;
       bool bare_number = true;
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
-      if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
+      if (bare_number) {
+        auto after = word_after(t, end);
+        if (in_class_word(t, after, "NEG_AFTER")) continue;
+        if (after) {
+          auto after2 = word_after(t, after->end);
+          if (after2 && lex_.in_class(std::string(t.substr(after->start, after2->end - after->start)), "NEG_AFTER"))
+            continue;  // "1945 por cento"
+        }
+      }
     }
     if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
     if (is_age(t, harem_start, start, end)) continue;
