@@ -341,7 +341,7 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
 }
 
 Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern& pattern,
-                                    const ResolveContext& ctx) const {
+                                    const ResolveContext& ctx_in) const {
   Facts f;
   Resolution res;
   res.type = pattern.timex;
@@ -640,25 +640,29 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   if (res.reject) return res;
   if (f.period && f.unit.empty() && f.quarter < 0) {
     // "último período", "nesse período": the quarter under discussion.
-    if (!ctx.quarter) {
+    if (!ctx_in.quarter) {
       res.reject = true;
       return res;
     }
     f.unit = "Q";
     if (f.rel_kind != Facts::RelKind::None && !f.outer_year && f.year < 0) {
-      res.value = pad(ctx.quarter->year, 4) + "-Q" + std::to_string(ctx.quarter->quarter);
-      res.chronons = {Chronon::of_year(ctx.quarter->year)};
+      res.value = pad(ctx_in.quarter->year, 4) + "-Q" + std::to_string(ctx_in.quarter->quarter);
+      res.chronons = {Chronon::of_year(ctx_in.quarter->year)};
       res.reference = Reference::Anaphoric;
       return res;
     }
   }
   // A quarter named without its number ("trimestre correspondente de 1988")
   // is the one under discussion.
-  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter) {
-    f.quarter = ctx.quarter->quarter;
+  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx_in.quarter) {
+    f.quarter = ctx_in.quarter->quarter;
     res.shifted = true;  // the same quarter in another year: a comparison, not the topic
   }
   if (f.outer_year || f.ago) res.shifted = true;
+
+  // A forward-looking preposition in a sentence in the past looks nowhere.
+  ResolveContext ctx = ctx_in;
+  if (ctx.direction > 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0) ctx.direction = 0;
 
   // Reference points.
   const bool have_dct = ctx.dct.has_value();
@@ -948,6 +952,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
       if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
+      else if (ctx.direction > 0) year = md >= dd ? dct.year : dct.year + 1;
+      else if (ctx.direction < 0) year = md <= dd ? dct.year : dct.year - 1;
       else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
         year = tense > 0 ? next : past;
       else {
@@ -1015,8 +1021,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
-    const bool future =
-        f.rel > 0 || (f.rel_kind == Facts::RelKind::None && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0);
+    const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
+                                      (ctx.direction > 0 ||
+                                       (ctx.direction == 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0)));
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {
@@ -1105,7 +1112,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.reference = Reference::Vague;
       return res;
     }
-    set_unit_value(shift_unit(*base, f.unit, f.rel), f.unit);
+    Date b = *base;
+    if (f.unit == "Q" && anaphoric && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};  // "esse trimestre"
+    set_unit_value(shift_unit(b, f.unit, f.rel), f.unit);
     return res;
   }
 

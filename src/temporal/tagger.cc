@@ -241,6 +241,27 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
       ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
+    {
+      // Direction words: the prepositions kept out of the TimeML extent, or
+      // the word before them.
+      std::size_t p = start;
+      for (int k = 0; k < 3; ++k) {
+        auto w = word_before(t, p);
+        if (!w) break;
+        if (in_class_word(t, w, "DIRECTION_FUTURE")) ctx.direction = 1;
+        else if (in_class_word(t, w, "DIRECTION_PAST")) ctx.direction = -1;
+        if (ctx.direction != 0 || w->start < harem_start - std::min<std::size_t>(harem_start, 24)) break;
+        p = w->start;
+      }
+      // Multi-word cues ("a partir de", "até ao") end right before the start.
+      if (ctx.direction == 0 && preposition_before(t, start) < start) {
+        const std::size_t ps = preposition_before(t, start);
+        std::string phrase(t.substr(ps, start - ps));
+        while (!phrase.empty() && phrase.back() == ' ') phrase.pop_back();
+        if (lex_.in_class(phrase, "DIRECTION_FUTURE")) ctx.direction = 1;
+        else if (lex_.in_class(phrase, "DIRECTION_PAST")) ctx.direction = -1;
+      }
+    }
     ctx.folded = t;
     ctx.start = start;
     ctx.end = end;
