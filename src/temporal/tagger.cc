@@ -213,7 +213,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "PREPOSITION"))
         before = word_before(t, before->start);
       if (in_class_word(t, before, "NEG_BEFORE")) continue;
-      if (is_digit(t[start]) && in_class_word(t, before, "NEG_BEFORE_NUMBER")) continue;
+      // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
+      if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
       if (bare_number) {
