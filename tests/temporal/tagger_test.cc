@@ -206,6 +206,8 @@ TEST(TaggerBrazilian, BrazilianSpellingAndUsage) {
   EXPECT_EQ(find(r, "sábado, 15").value, "2008-03-15");
   EXPECT_EQ(find(r, "todo dia").type, "SET");
   EXPECT_EQ(find(r, "três meses").value, "P3M");
+  r = tag("O país bateu um recorde de casos na quarta-feira (11).", Date{2015, 6, 12});
+  EXPECT_EQ(find(r, "quarta-feira (11)").value, "2015-06-11");
   r = tag("Faz dois anos que ele chegou a São Paulo, em dezembro de 2006.", Date{2008, 12, 20});
   EXPECT_EQ(find(r, "dezembro de 2006").value, "2006-12");
 }
@@ -218,6 +220,14 @@ TEST(TaggerNegative, StreetBridgeAndQuantityNamesAreNotDates) {
   EXPECT_TRUE(has(r, "1945"));
   EXPECT_FALSE(has(r, "2000"));
   EXPECT_EQ(find(r, "25 de Abril de 1974").value, "1974-04-25");
+}
+
+TEST(TaggerNegative, LawAndCaseNumbersAreNotDates) {
+  auto r = tag("Alterado pela Lei n.º 8/2017 e pelo Processo 123/1998; a lei de 06/06/1944 revogou-o em 1950.");
+  EXPECT_FALSE(has(r, "8/2017"));
+  EXPECT_FALSE(has(r, "123/1998"));
+  EXPECT_EQ(find(r, "06/06/1944").value, "1944-06-06");
+  EXPECT_EQ(find(r, "1950").value, "1950");
 }
 
 TEST(TaggerNegative, AgesAreNotDurations) {
