@@ -639,11 +639,18 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   }
   if (res.reject) return res;
   if (f.period && f.unit.empty() && f.quarter < 0) {
-    // "último período", "nesse período": the quarter under discussion.
+    // "último período", "nesse período": the quarter under discussion; with
+    // no quarter named, "o período homólogo do ano passado" is that year.
     if (!ctx_in.quarter) {
-      res.reject = true;
-      return res;
+      if (!f.outer_year && f.year < 0) {
+        res.reject = true;
+        return res;
+      }
+      f.period = false;
+      if (f.outer_year) f.unit = "Y", f.outer_year = false;
     }
+  }
+  if (f.period && f.unit.empty() && f.quarter < 0) {
     f.unit = "Q";
     if (f.rel_kind != Facts::RelKind::None && !f.outer_year && f.year < 0) {
       res.value = pad(ctx_in.quarter->year, 4) + "-Q" + std::to_string(ctx_in.quarter->quarter);

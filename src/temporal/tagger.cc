@@ -275,7 +275,19 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       auto first = word_after(t, start);
       const bool numeric = is_digit(t[start]) || in_class_word(t, first, "NUMWORD");
       const bool day_date = is_digit(t[start]) && r.type != TimexType::Duration;
-      if (!day_date && !(numeric && (a == "a" || a == "as"))) {
+      // Only before what a noun phrase opens with: "o terceiro trimestre",
+      // "a semana", "os nove meses"; not "face a há um ano".
+      bool nominal = numeric;
+      if (const auto* entries = first ? lex_.lookup(t.substr(first->start, first->end - first->start)) : nullptr) {
+        for (const auto& en : *entries) {
+          static constexpr std::string_view kNominal[] = {
+              "UNIT",    "ORDINAL",   "MOD_NEXT", "MOD_LAST",    "MOD_THIS", "MOD_FOLLOWING", "MOD_PREVIOUS",
+              "MOD_SAME", "POSITION", "SEASON",   "HOLIDAY",     "WEEKDAY",  "PERIOD_WORD",   "VAGUE_QUANT",
+              "MONTH",   "DAYPART"};
+          for (auto k : kNominal) nominal |= en.cls == k;
+        }
+      }
+      if (nominal && !day_date && !(numeric && (a == "a" || a == "as"))) {
         start = art->start;
         if (harem_start > start) harem_start = start;
       }
