@@ -66,6 +66,7 @@ struct Facts {
   std::string holiday;
   bool has_deictic_day = false;
   int deictic_day = 0;
+  bool deictic_word = false;  // "ontem" (the document date), not "véspera" (the anchor)
   std::string ref;
   int rel = 0;             // +1 next/following, -1 last/previous, 0 this/same
   enum class RelKind { None, Deictic, Anaphoric } rel_kind = RelKind::None;
@@ -507,6 +508,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (const std::string* v = t.get("DEICTIC_DAY")) {
       f.has_deictic_day = true;
       f.deictic_day = std::atoi(v->c_str());
+      f.deictic_word = true;
       continue;
     }
     if (const std::string* v = t.get("MONTH")) {
@@ -882,8 +884,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.value = pad(y, 4) + "-Q" + std::to_string(f.quarter);
       res.chronons = {Chronon::of_year(y)};
       res.new_anchor = Anchor{y, (f.quarter - 1) * 3 + 1, -1, f.quarter};
-    } else if (f.half > 0 && f.half <= 2) {
-      res.value = pad(y, 4) + "-H" + std::to_string(f.half);
+    } else if ((f.half > 0 && f.half <= 2) || (f.unit == "HALF" && f.rel < 0)) {
+      res.value = pad(y, 4) + "-H" + std::to_string(f.half > 0 ? f.half : 2);  // "o último semestre de 1989"
       res.chronons = {Chronon::of_year(y)};
       res.new_anchor = Anchor{y, -1, -1};
     } else if (!f.season.empty()) {
@@ -898,7 +900,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   }
 
   // Everything below is relative: deictic (DCT) or anaphoric (last date).
-  const bool anaphoric = f.rel_kind == Facts::RelKind::Anaphoric || f.after || f.before;
+  bool anaphoric = f.rel_kind == Facts::RelKind::Anaphoric || f.after || f.before;
   std::optional<Date> base;
   if (anaphoric) {
     res.reference = Reference::Anaphoric;
@@ -1002,6 +1004,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
 
   // --- Today, yesterday, tomorrow; the eve ("véspera").
   if (f.has_deictic_day) {
+    if (f.deictic_word && have_dct) {
+      base = dct;  // "mais tarde ontem" is still yesterday
+      anaphoric = false;
+      res.reference = Reference::Deictic;
+    }
     if (!base) {
       unresolved(f.hour >= 0 || !f.daypart.empty() ? "XXXX-XX-XXT" + (f.daypart.empty() ? "XX" : f.daypart)
                                                    : "XXXX-XX-XX",
@@ -1097,7 +1104,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     if (f.rel_kind == Facts::RelKind::None && !f.position.empty()) {
-      // "fim do ano", "início do mês": the current one.
+      // "fim do ano", "início do mês": the current one; "ao fim do dia"
+      // after "ontem": the day under discussion.
+      if (f.unit == "D" && ctx.anchor && ctx.anchor->day > 0) {
+        set_day(Date{ctx.anchor->year, ctx.anchor->month, ctx.anchor->day});
+        return res;
+      }
       set_unit_value(*base, f.unit);
       return res;
     }
