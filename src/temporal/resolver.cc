@@ -623,7 +623,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (t.get("FROM_NOW")) { f.from_now = true; continue; }
     if (const std::string* v = t.get("SET_ADVERB")) { f.set_adverb = *v; continue; }
     if (const std::string* v = t.get("FREQUENCY_WORD")) { f.set_adverb = *v; continue; }
-    if (t.get("SET_QUANT")) { f.set_quant = true; continue; }
+    if (t.get("SET_QUANT")) {
+      // "todo o ano" is the whole year; "todo ano", "todos os anos" every year.
+      const bool whole = (w == "todo" || w == "toda") && i + 1 < n && tk[i + 1].get("ARTICLE");
+      if (!whole) f.set_quant = true;
+      continue;
+    }
     if (t.get("VAGUE_QUANT")) {
       f.amount_vague = true;
       continue;
@@ -811,7 +816,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   const bool relative_shift = (f.ago || f.from_now || f.after || f.before) && f.quantified_unit;
   bool duration = pattern.timex == TimexType::Duration;
   if (relative_shift && f.ago && (ctx.duration_cue || ctx.que_after)) duration = true;
-  if (duration && f.year >= 0 && !f.quantified_unit) duration = false;
+  // "os primeiros nove meses (de 1997)", "a primeira semana": a stretch of
+  // time, whatever the pattern said.
+  if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&
+      (f.unit == "Y" || f.unit == "M" || f.unit == "W" || f.unit == "D" || f.unit == "H"))
+    duration = true;
+  if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
   if (duration) {
     res.type = TimexType::Duration;
     res.reference = Reference::Vague;
@@ -820,7 +830,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else {
       const bool vague = f.amount_vague || (!f.quantified_unit && f.unit_plural);
       res.value = duration_value(f.quantified_unit || f.amount > 0 ? f.amount : 1, vague, f.unit);
-      if (f.ordinal > 0 && f.amount < 0) res.value = duration_value(1, false, f.unit);
+      if (f.ordinal > 0 && f.amount < 0 && !vague) res.value = duration_value(1, false, f.unit);
       return res;
     }
   }
