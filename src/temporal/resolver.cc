@@ -180,16 +180,20 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
   std::string cur;
   auto flush = [&]() {
     if (cur.empty()) return;
-    // "1939-1945", "1939–1945": a numeric range is three tokens.
+    // "1939-1945", "1939–1945", "2005/06": a numeric range of years is three tokens.
     std::size_t dash = cur.find('-');
     std::size_t en = cur.find("\xE2\x80\x93");
-    std::size_t cut = dash != std::string::npos ? dash : en;
-    std::size_t cut_len = dash != std::string::npos ? 1 : 3;
-    if (cut != std::string::npos && cut > 0 && all_digits(cur.substr(0, cut)) &&
-        all_digits(cur.substr(cut + cut_len))) {
-      raw.push_back(cur.substr(0, cut));
+    std::size_t slash = cur.find('/');
+    std::size_t cut = dash != std::string::npos ? dash : en != std::string::npos ? en : slash;
+    std::size_t cut_len = cut == en && en != std::string::npos ? 3 : 1;
+    std::string left = cut != std::string::npos ? cur.substr(0, cut) : "";
+    std::string right = cut != std::string::npos ? cur.substr(cut + cut_len) : "";
+    if (cut != std::string::npos && cut > 0 && all_digits(left) && all_digits(right) &&
+        (cut != slash || (left.size() == 4 && (right.size() == 4 || right.size() == 2)))) {
+      if (left.size() == 4 && right.size() == 2) right = left.substr(0, 2) + right;  // 2005/06
+      raw.push_back(left);
       raw.push_back("-");
-      raw.push_back(cur.substr(cut + cut_len));
+      raw.push_back(right);
     } else {
       raw.push_back(cur);
     }
@@ -470,6 +474,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         f.day = static_cast<int>(v);
         continue;
       }
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i + 1 < n && tk[i + 1].text == "h") {  // "14 h"
+        f.hour = static_cast<int>(v);
+        f.minute = 0;
+        ++i;
+        continue;
+      }
       // Hour: "9 da manhã", "10 horas da noite", "às 5".
       if (v >= 0 && v <= 24 && t.digits <= 2 &&
           ((i + 2 < n && is_de(i + 1) && tk[i + 2].get("DAYPART")) || (i + 1 < n && tk[i + 1].text == "horas"))) {
@@ -649,11 +659,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     // "último período", "nesse período": the quarter under discussion; with
     // no quarter named, "o período homólogo do ano passado" is that year.
     if (!ctx_in.quarter) {
-      if (!f.outer_year && f.year < 0) {
-        res.reject = true;
-        return res;
-      }
-      f.period = false;
+      f.period = false;  // without a year it is "nesse período": the time under discussion
       if (f.outer_year) f.unit = "Y", f.outer_year = false;
     }
   }
