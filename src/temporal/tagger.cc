@@ -319,7 +319,12 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     // "trimestre homólogo do ano passado") does not move it.
     if (r.new_anchor && r.resolved && !r.shifted) {
       anchor = r.new_anchor;
-      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+      // A quarter not yet over at the document date ("perdas no terceiro
+      // trimestre de 1990", "continue no quarto trimestre") is a forecast, not
+      // the quarter a report is about.
+      const bool future_quarter = dct && r.new_anchor->quarter > 0 &&
+                                  r.new_anchor->year * 4 + r.new_anchor->quarter >= dct->year * 4 + (dct->month - 1) / 3 + 1;
+      if (r.new_anchor->quarter > 0 && !future_quarter) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }
