@@ -236,6 +236,10 @@ TEST(TaggerNegative, AgesAreNotDurations) {
   EXPECT_FALSE(has(r, "58 anos"));
   EXPECT_FALSE(has(r, "65 anos"));
   EXPECT_EQ(find(r, "30 anos").value, "P30Y");
+  r = tag("O pai morreu com 43 anos; o realizador, 68 anos, estreia hoje o filme que demorou dois anos.");
+  EXPECT_FALSE(has(r, "43 anos"));
+  EXPECT_FALSE(has(r, "68 anos"));
+  EXPECT_EQ(find(r, "dois anos").value, "P2Y");
 }
 
 TEST(Tagger, OffsetsAreBytesAndExpressionsDoNotOverlap) {
