@@ -534,6 +534,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       else {
         f.ordinal = o;
         f.unit = u;
+        const std::string& uw = tk[i + 1].text;
+        f.unit_plural = uw.size() > 2 && uw.back() == 's' &&
+                        (lex_->in_class(uw.substr(0, uw.size() - 1), "UNIT") ||
+                         lex_->in_class(uw.substr(0, uw.size() - 2), "UNIT"));
       }
       ++i;
       continue;
