@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <thread>
 
 #include "test_support.h"
@@ -206,6 +207,8 @@ TEST(TaggerBrazilian, BrazilianSpellingAndUsage) {
   EXPECT_EQ(find(r, "sábado, 15").value, "2008-03-15");
   EXPECT_EQ(find(r, "todo dia").type, "SET");
   EXPECT_EQ(find(r, "três meses").value, "P3M");
+  r = tag("O país bateu um recorde de casos na quarta-feira (11).", Date{2015, 6, 12});
+  EXPECT_EQ(find(r, "quarta-feira (11)").value, "2015-06-11");
   r = tag("Faz dois anos que ele chegou a São Paulo, em dezembro de 2006.", Date{2008, 12, 20});
   EXPECT_EQ(find(r, "dezembro de 2006").value, "2006-12");
 }
@@ -218,6 +221,14 @@ TEST(TaggerNegative, StreetBridgeAndQuantityNamesAreNotDates) {
   EXPECT_TRUE(has(r, "1945"));
   EXPECT_FALSE(has(r, "2000"));
   EXPECT_EQ(find(r, "25 de Abril de 1974").value, "1974-04-25");
+}
+
+TEST(TaggerNegative, LawAndCaseNumbersAreNotDates) {
+  auto r = tag("Alterado pela Lei n.º 8/2017 e pelo Processo 123/1998; a lei de 06/06/1944 revogou-o em 1950.");
+  EXPECT_FALSE(has(r, "8/2017"));
+  EXPECT_FALSE(has(r, "123/1998"));
+  EXPECT_EQ(find(r, "06/06/1944").value, "1944-06-06");
+  EXPECT_EQ(find(r, "1950").value, "1950");
 }
 
 TEST(TaggerNegative, AgesAreNotDurations) {
@@ -269,6 +280,42 @@ TEST(Tagger, LoadFailsWithTheFileNamed) {
   auto t = Tagger::load(TaggerOptions{home.path().string(), {}});
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("pt.manual.patterns:5:"), std::string::npos) << t.status().message();
+}
+
+}  // namespace
+}  // namespace cronista::temporal
+
+namespace cronista::temporal {
+namespace {
+
+// Random mixtures of temporal words, numbers, punctuation and stray bytes:
+// whatever the input, expressions stay inside the text, sorted, and apart.
+TEST(Tagger, HoldsItsInvariantsOnArbitraryInput) {
+  const std::vector<std::string> pieces = {
+      "em", "de", "1998", "06/06/1944", "às", "17h30", "ontem", "há", "três", "anos", "próximo", "mês",
+      "entre", "e", "a", "março", "sexta-feira", ",", ".", " ", "  ", "\n", "(", ")", "1.º", "século",
+      "XX", "anos 40", "todos os dias", "Rua", "2000", "soldados", "\xC3", "\xA9", "\xFF", "-", "/",
+      "9", "2005/06", "dia", "véspera", "Natal", "de 1939 a", "que", "vive"};
+  std::mt19937 rng(20261122);
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    const int n = static_cast<int>(rng() % 40);
+    for (int k = 0; k < n; ++k) {
+      text += pieces[rng() % pieces.size()];
+      if (rng() % 2) text += " ";
+    }
+    const std::optional<Date> dct = round % 3 ? std::optional<Date>(Date{1998, 2, 13}) : std::nullopt;
+    auto found = tagger().tag(text, dct);
+    std::size_t last = 0;
+    for (const auto& e : found) {
+      ASSERT_LE(e.start, e.end);
+      ASSERT_LE(e.end, text.size());
+      ASSERT_LE(e.harem_start, e.start);
+      ASSERT_GE(e.start, last) << text;
+      ASSERT_EQ(e.text, text.substr(e.start, e.end - e.start));
+      last = e.end;
+    }
+  }
 }
 
 }  // namespace
