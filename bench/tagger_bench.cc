@@ -1,6 +1,6 @@
 // Throughput of the tagger (annotator + resolver) on one core, over the
 // "text" fields of the raw Portuguese JSONL corpus in ../shared/data/raw (or
-// $CRONISTA_SHARED_DATA/raw). Reports MB/s as a counter ("MB/s") besides
+// $CRONISTA_SHARED_DATA/raw; or the lines of $CRONISTA_BENCH_TEXT). Reports MB/s as a counter ("MB/s") besides
 // Google Benchmark's bytes_per_second. Loading (patterns, resources) is
 // outside the timed loop; its resident cost is reported as "load_MB". Rates
 // are per CPU second of the benchmark thread (the per-core throughput), so a
@@ -30,6 +30,15 @@ std::string shared_raw_dir() {
 const std::vector<std::string>& corpus() {
   static const std::vector<std::string> texts = [] {
     std::vector<std::string> out;
+    // $CRONISTA_BENCH_TEXT: a plain-text file, one document per line (what
+    // bench/chrono_compare.sh hands to both taggers).
+    if (const char* file = std::getenv("CRONISTA_BENCH_TEXT"); file && *file) {
+      std::ifstream in(file);
+      std::string line;
+      while (std::getline(in, line))
+        if (!line.empty()) out.push_back(line);
+      return out;
+    }
     namespace fs = std::filesystem;
     std::error_code ec;
     std::vector<fs::path> files;

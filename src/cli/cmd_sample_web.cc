@@ -1,24 +1,95 @@
+// cronista sample-web generate|serve: write the bundled sample web to a
+// folder, or serve a written one on loopback until SIGINT/SIGTERM.
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+
+#include <unistd.h>
+
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "corpus/sample_web.h"
+#include "corpus/sample_web_server.h"
 
 namespace cronista::cli {
+
+namespace {
+
+int run_serve(const corpus::SampleWebServerOptions& options, const std::string& ready_file, const std::string& pid_file) {
+  // Block the stop signals before any server thread exists, so that they
+  // all inherit the mask and only sigwait() below sees the signals.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+  auto server = corpus::SampleWebServer::load(options);
+  if (!server) return fail("sample-web", server.status().message());
+  if (Status st = (*server)->start(); !st.ok()) return fail("sample-web", st.message());
+  const auto addresses = (*server)->addresses();
+  const std::string line = "serving " + std::to_string(addresses.size()) + " hosts on " + addresses.front() +
+                           (addresses.size() > 1 ? "-" + addresses.back() : std::string()) + " port " +
+                           std::to_string((*server)->port());
+  if (!pid_file.empty()) {
+    if (Status st = write_output(pid_file, std::to_string(::getpid()) + "\n"); !st.ok()) {
+      (*server)->stop();
+      return fail("sample-web", st.message());
+    }
+  }
+  if (!ready_file.empty()) {
+    if (Status st = write_output(ready_file, line + "\n"); !st.ok()) {
+      (*server)->stop();
+      return fail("sample-web", st.message());
+    }
+  }
+  std::cerr << line << std::endl;
+  int sig = 0;
+  sigwait(&stop_signals, &sig);
+  (*server)->stop();
+  std::error_code ec;
+  if (!ready_file.empty()) std::filesystem::remove(ready_file, ec);
+  if (!pid_file.empty()) std::filesystem::remove(pid_file, ec);
+  std::cerr << "stopped (" << (sig == SIGINT ? "SIGINT" : "SIGTERM") << ")" << std::endl;
+  return kExitOk;
+}
+
+}  // namespace
 
 int cmd_sample_web(int argc, char** argv) {
   CLI::App app{"Generate or serve the bundled Portuguese sample web.", "cronista sample-web"};
   app.require_subcommand(1);
   auto* gen = app.add_subcommand("generate", "write the sample web to a folder");
-  auto* serve = app.add_subcommand("serve", "serve a generated sample web on loopback");
-  std::string out, root;
-  int pages = 2000, port = 18080, hosts = 0;
-  unsigned seed = 1;
-  gen->add_option("--out", out, "folder to write")->required();
-  gen->add_option("--pages", pages, "number of pages");
-  gen->add_option("--seed", seed, "random seed");
-  serve->add_option("--root", root, "generated folder")->required();
-  serve->add_option("--hosts", hosts, "number of hosts");
-  serve->add_option("--port", port, "port");
+  auto* serve = app.add_subcommand("serve", "serve a generated sample web on loopback addresses");
+  corpus::SampleWebOptions g;
+  corpus::SampleWebServerOptions s;
+  std::string ready_file, pid_file;
+  gen->add_option("--out", g.out_dir, "folder to write (created if missing)")->required();
+  gen->add_option("--pages", g.pages, "number of content pages (index pages come on top)")
+      ->capture_default_str()->check(CLI::Range(50, 10'000'000));
+  gen->add_option("--seed", g.seed, "random seed: the same seed gives the same bytes")->capture_default_str();
+  gen->add_option("--port", g.port, "port written into every URL (serve on the same one)")
+      ->capture_default_str()->check(CLI::Range(1, 65535));
+  gen->add_option("--corpora", g.corpora_dir, "folder with the texts (default: <home>/corpora/sample-web)");
+  serve->add_option("--root", s.root, "folder written by 'sample-web generate'")->required();
+  serve->add_option("--hosts", s.hosts, "serve only the first N hosts (default: all)")->check(CLI::Range(0, 250));
+  serve->add_option("--port", s.port, "port (default: the one the web was generated for, 18080 by default)")
+      ->check(CLI::Range(1, 65535));
+  serve->add_flag("--log", s.log, "log every request on stderr");
+  serve->add_option("--ready-file", ready_file, "write the 'serving …' line here once every host listens");
+  serve->add_option("--pid-file", pid_file, "write the process id here");
   if (auto code = parse(app, argc, argv)) return *code;
-  return not_yet("sample-web", "the sample web");
+
+  if (gen->parsed()) {
+    auto summary = corpus::generate_sample_web(g);
+    if (!summary) return fail("sample-web", summary.status().message());
+    std::cerr << "sample web in " << g.out_dir << ": " << summary->hosts << " hosts, " << summary->pages
+              << " pages, " << summary->redirects << " redirects; relevant: " << summary->relevant_1939_1945
+              << " for 1939-1945, " << summary->relevant_2001 << " for 2001\n";
+    return kExitOk;
+  }
+  return run_serve(s, ready_file, pid_file);
 }
 
 }  // namespace cronista::cli

@@ -122,6 +122,48 @@ std::string duration_value(double amount, bool vague, const std::string& unit) {
 
 Anchor anchor_of(const Date& d) { return Anchor{d.year, d.month, d.day}; }
 
+std::size_t digits_at(std::string_view s, std::size_t i) {
+  std::size_t j = i;
+  while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+  return j - i;
+}
+
+// 17h30, 17h, 17:30, 17.30, 17.30h, 9h30m, 9h30min.
+bool parse_clock(std::string_view w, int* h, int* m) {
+  std::size_t n = digits_at(w, 0);
+  if (n < 1 || n > 2 || n == w.size()) return false;
+  const int hour = static_cast<int>(to_long(w.substr(0, n)));
+  const char sep = w[n];
+  if (sep != 'h' && sep != ':' && sep != '.') return false;
+  std::size_t k = n + 1;
+  std::size_t md = digits_at(w, k);
+  if (md != 0 && md != 2) return false;
+  if (md == 0 && sep != 'h') return false;
+  const int minute = md ? static_cast<int>(to_long(w.substr(k, 2))) : 0;
+  k += md;
+  std::string_view rest = w.substr(k);
+  if (!(rest.empty() || rest == "h" || rest == "m" || rest == "min") || (sep == '.' && rest == "m")) return false;
+  if (hour > 24 || minute > 59) return false;
+  *h = hour, *m = minute;
+  return true;
+}
+
+// 6-vi-1944 (folded).
+bool parse_roman_month_date(std::string_view w, int* d, int* mo, int* y) {
+  std::size_t n = digits_at(w, 0);
+  if (n < 1 || n > 2 || n >= w.size() || (w[n] != '-' && w[n] != '.' && w[n] != '/')) return false;
+  const char sep = w[n];
+  std::size_t e = w.find(sep, n + 1);
+  if (e == std::string_view::npos) return false;
+  const int month = roman_value(w.substr(n + 1, e - n - 1));
+  std::size_t yd = digits_at(w, e + 1);
+  if (month < 1 || month > 12 || yd != 4 || e + 1 + yd != w.size()) return false;
+  *d = static_cast<int>(to_long(w.substr(0, n)));
+  *mo = month;
+  *y = static_cast<int>(to_long(w.substr(e + 1)));
+  return *d >= 1 && *d <= 31;
+}
+
 }  // namespace
 
 const std::string* Resolver::Token::get(std::string_view cls) const {
@@ -337,14 +379,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         f.month = a, f.year = b;
         continue;
       }
-      // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m.
-      int h = -1, m = 0;
-      char sep = 0;
-      int got = std::sscanf(w.c_str(), "%d%c%d", &h, &sep, &m);
-      if (got >= 2 && (sep == 'h' || sep == ':' || sep == '.') && h >= 0 && h <= 24) {
-        if (got == 2) m = 0;
-        if (m < 0 || m > 59) continue;
+      // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m, 02.30.
+      if (int h = -1, m = -1; parse_clock(w, &h, &m)) {
         f.hour = h, f.minute = m;
+        continue;
+      }
+      // 6-VI-1944: a Roman month.
+      if (int d = -1, mo = -1, y = -1; parse_roman_month_date(w, &d, &mo, &y)) {
+        f.day = d, f.month = mo, f.year = y;
         continue;
       }
       // Ordinals written with digits: 1.º, 1º, 1ª.
@@ -864,7 +906,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     Date d = shift_unit(*base, f.unit, k);
-    if (f.unit == "W" || f.unit == "F" || f.unit == "D") set_day(d);
+    // From an anchor known only to the year (or month), a shift by months or
+    // days cannot be finer than the anchor.
+    const bool coarse_year = anaphoric && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->month < 0;
+    const bool coarse_month = anaphoric && ctx.anchor && ctx.anchor->month > 0 && ctx.anchor->day < 0;
+    const bool day_unit = f.unit == "W" || f.unit == "F" || f.unit == "D";
+    if (coarse_year && (day_unit || f.unit == "M" || f.unit == "Q" || f.unit == "HALF")) set_year(ctx.anchor->year);
+    else if (coarse_month && day_unit) set_month(ctx.anchor->year, ctx.anchor->month);
+    else if (day_unit) set_day(d);
     else set_unit_value(d, f.unit);
     return res;
   }
@@ -932,6 +981,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     Date d = add_days(*base, f.deictic_day);
+    if (anaphoric && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->day < 0) {
+      // "na véspera" of a month or a year: no finer than the anchor.
+      if (ctx.anchor->month > 0) set_month(ctx.anchor->year, ctx.anchor->month);
+      else set_year(ctx.anchor->year);
+      return res;
+    }
     if (f.hour >= 0 || !f.daypart.empty()) add_time(d);
     else set_day(d);
     return res;

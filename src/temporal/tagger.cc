@@ -260,6 +260,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.chronons = std::move(r.chronons);
     e.harem_type = pat.harem_type;
     e.harem_subtype = pat.harem_subtype;
+    if (r.type == TimexType::Duration && pat.timex != TimexType::Duration) {
+      e.harem_type = HaremType::Duration;  // "há três anos que…"
+      e.harem_subtype = HaremSubtype::None;
+    }
     if (r.interval && e.harem_type == HaremType::CalendarRef) e.harem_subtype = HaremSubtype::Interval;
     if (e.harem_type == HaremType::CalendarRef && e.type == TimexType::Time &&
         e.harem_subtype == HaremSubtype::Date)

@@ -1,0 +1,51 @@
+// The bundled sample web: a deterministic, multi-host Portuguese web written
+// from the texts in corpora/sample-web/ (facts about known periods, date
+// forms, filler sentences, site furniture), with a ground-truth file that says
+// which periods every paragraph speaks of.
+//
+// Why: users can try the crawler without the internet, and crawls can be
+// measured against ground truth instead of the crawler judging itself
+// (method.md §4). The web is built so that a focused crawl has something to
+// exploit (links in a paragraph lead mostly to pages about the paragraph's
+// period) and something to get wrong (navigation, sidebars and footers full
+// of dates and links outside any scope, robots.txt rules, redirects, a
+// calendar that never ends, broken pages). docs/sample-web.md documents the
+// layout, the truth file and its semantics.
+//
+// Same options → byte-identical output (own PRNG, ordered containers, no
+// clock).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "temporal/status.h"
+
+namespace cronista::corpus {
+
+struct SampleWebOptions {
+  std::string corpora_dir;  // the folder with facts/, forms.txt, filler.txt, sites.txt
+  std::string out_dir;
+  int pages = 2000;         // content pages (articles, news, posts, editions); index pages come on top
+  std::uint64_t seed = 1;
+  int port = 18080;         // baked into every absolute URL
+  int first_host = 2;       // hosts are 127.0.0.<first_host>, <first_host + 1>, …
+};
+
+struct SampleWebSummary {
+  int hosts = 0;
+  int pages = 0;          // every URL in the truth file that answers 200
+  int redirects = 0;
+  int relevant_1939_1945 = 0;
+  int relevant_2001 = 0;
+};
+
+// Writes the web into options.out_dir (created if missing; files of an
+// earlier web are overwritten, not removed): web.json, hosts.txt,
+// truth.jsonl, seeds-1939-1945.txt, seeds-2001.txt and sites/<name>/.
+Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options);
+
+// The corpora folder of a cronista home (<home>/corpora/sample-web).
+std::string default_sample_corpora_dir();
+
+}  // namespace cronista::corpus

@@ -1,0 +1,245 @@
+// Serving a sample web: routes.tsv per site, files read from disk per
+// request (a 20,000-page web need not sit in memory), calendar months from
+// the template.
+#include "corpus/sample_web_server.h"
+
+#include <httplib.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+namespace cronista::corpus {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Route {
+  int status = 200;
+  bool trap = false;
+  std::string content_type;
+  std::string file;      // absolute path, for pages
+  std::string location;  // for redirects
+};
+
+struct Host {
+  std::string name;
+  std::string address;
+  fs::path dir;
+  std::map<std::string, Route> routes;       // exact paths
+  std::map<std::string, Route> trap_prefix;  // "/calendario/" → template
+  std::vector<std::string> months;
+  std::string trap_template;
+};
+
+Result<std::string> slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return Result<std::string>::Error("cannot open '" + p.string() + "': " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  for (std::size_t pos = s.find(from); pos != std::string::npos; pos = s.find(from, pos + to.size()))
+    s.replace(pos, from.size(), to);
+}
+
+std::string two(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+
+// /calendario/YYYY/MM with (YYYY, MM) from 2024-05 on: the month page.
+bool serve_trap(const Host& h, const std::string& prefix, const std::string& path, httplib::Response& res) {
+  const std::string rest = path.substr(prefix.size());
+  if (rest.size() != 7 || rest[4] != '/') return false;
+  for (std::size_t i : {0u, 1u, 2u, 3u, 5u, 6u})
+    if (rest[i] < '0' || rest[i] > '9') return false;
+  const int y = std::stoi(rest.substr(0, 4)), m = std::stoi(rest.substr(5, 2));
+  if (m < 1 || m > 12 || y < 2024 || (y == 2024 && m < 5) || h.months.size() != 12) return false;
+  const int ny = m == 12 ? y + 1 : y, nm = m == 12 ? 1 : m + 1;
+  if (ny > 9999) return false;
+  std::string body = h.trap_template;
+  std::string month = h.months[static_cast<std::size_t>(m - 1)], cap = month;
+  if (!cap.empty() && cap[0] >= 'a' && cap[0] <= 'z') cap[0] = static_cast<char>(cap[0] - 'a' + 'A');
+  replace_all(body, "{{month}}", month);
+  replace_all(body, "{{Month}}", cap);
+  replace_all(body, "{{yyyy}}", std::to_string(y));
+  replace_all(body, "{{next}}", prefix + std::to_string(ny) + "/" + two(nm));
+  res.status = 200;
+  res.set_content(body, "text/html; charset=utf-8");
+  return true;
+}
+
+}  // namespace
+
+struct SampleWebServer::Impl {
+  SampleWebServerOptions options;
+  int port = 0;
+  std::vector<Host> hosts;
+  std::vector<std::unique_ptr<httplib::Server>> servers;
+  std::vector<std::thread> threads;
+  std::mutex log_mutex;
+
+  void handle(const Host& h, const httplib::Request& req, httplib::Response& res) {
+    auto it = h.routes.find(req.path);
+    if (it != h.routes.end()) {
+      const Route& r = it->second;
+      res.status = r.status;
+      if (!r.location.empty()) {
+        res.set_header("Location", r.location);
+        res.set_content("<!DOCTYPE html><html><body><a href=\"" + r.location + "\">" + r.location + "</a></body></html>\n",
+                        "text/html; charset=utf-8");
+        return;
+      }
+      if (!r.file.empty()) {
+        auto body = slurp(r.file);
+        if (body) {
+          res.set_content(std::move(*body), r.content_type.c_str());
+          return;
+        }
+        res.status = 500;
+        res.set_content("cannot read page\n", "text/plain; charset=utf-8");
+        return;
+      }
+    }
+    for (const auto& [prefix, route] : h.trap_prefix)
+      if (req.path.compare(0, prefix.size(), prefix) == 0 && serve_trap(h, prefix, req.path, res)) return;
+    res.status = 404;
+    res.set_content("<!DOCTYPE html><html><head><title>404</title></head><body><h1>404</h1></body></html>\n",
+                    "text/html; charset=utf-8");
+  }
+};
+
+Result<std::unique_ptr<SampleWebServer>> SampleWebServer::load(const SampleWebServerOptions& options) {
+  using R = Result<std::unique_ptr<SampleWebServer>>;
+  const fs::path root(options.root);
+  auto web_text = slurp(root / "web.json");
+  if (!web_text) return R::Error(web_text.status().message() + " (is --root a folder written by 'sample-web generate'?)");
+  nlohmann::json web = nlohmann::json::parse(*web_text, nullptr, false);
+  if (web.is_discarded() || !web.contains("hosts") || !web.contains("port"))
+    return R::Error("'" + (root / "web.json").string() + "' is not a sample web description");
+  std::unique_ptr<SampleWebServer> server(new SampleWebServer());
+  server->impl_ = std::make_unique<Impl>();
+  Impl& impl = *server->impl_;
+  impl.options = options;
+  const int generated_port = web["port"].get<int>();
+  impl.port = options.port == 0 ? generated_port : options.port;
+  if (impl.port != generated_port)
+    return R::Error("the web in '" + options.root + "' was generated for port " + std::to_string(generated_port) +
+                    "; serve it on that port or generate it again with --port " + std::to_string(impl.port));
+  int count = 0;
+  for (const auto& h : web["hosts"]) {
+    if (options.hosts > 0 && count >= options.hosts) break;
+    ++count;
+    Host host;
+    host.name = h.value("name", "");
+    host.address = h.value("address", "");
+    host.dir = root / "sites" / host.name;
+    auto routes = slurp(host.dir / "routes.tsv");
+    if (!routes) return routes.status();
+    std::istringstream lines(*routes);
+    std::string line;
+    int line_no = 0;
+    while (std::getline(lines, line)) {
+      ++line_no;
+      if (line.empty() || line[0] == '#') continue;
+      std::vector<std::string> f;
+      std::stringstream ss(line);
+      for (std::string part; std::getline(ss, part, '\t');) f.push_back(part);
+      if (f.size() != 4)
+        return R::Error((host.dir / "routes.tsv").string() + ":" + std::to_string(line_no) + ": expected 4 tab-separated fields");
+      Route r;
+      if (f[1] == "trap") {
+        r.trap = true;
+        auto tmpl = slurp(host.dir / f[3]);
+        if (!tmpl) return tmpl.status();
+        host.trap_template = *tmpl;
+        auto months = slurp(host.dir / "months.txt");
+        if (!months) return months.status();
+        std::istringstream ms(*months);
+        for (std::string m; std::getline(ms, m);)
+          if (!m.empty()) host.months.push_back(m);
+        host.trap_prefix[f[0]] = r;
+        continue;
+      }
+      r.status = std::atoi(f[1].c_str());
+      if (r.status < 100 || r.status > 599)
+        return R::Error((host.dir / "routes.tsv").string() + ":" + std::to_string(line_no) + ": bad status '" + f[1] + "'");
+      if (r.status >= 300 && r.status < 400) {
+        r.location = f[3];
+      } else if (f[3] != "-") {
+        r.content_type = f[2];
+        r.file = (host.dir / f[3]).string();
+      }
+      host.routes[f[0]] = r;
+    }
+    impl.hosts.push_back(std::move(host));
+  }
+  if (impl.hosts.empty()) return R::Error("'" + (root / "web.json").string() + "' lists no hosts");
+  return server;
+}
+
+SampleWebServer::~SampleWebServer() { stop(); }
+
+Status SampleWebServer::start() {
+  Impl& impl = *impl_;
+  for (const Host& h : impl.hosts) {
+    auto s = std::make_unique<httplib::Server>();
+    const int threads = std::max(1, impl.options.threads_per_host);
+    s->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+    s->set_read_timeout(5, 0);
+    s->set_write_timeout(5, 0);
+    const Host* host = &h;
+    Impl* self = &impl;
+    s->Get(".*", [self, host](const httplib::Request& req, httplib::Response& res) { self->handle(*host, req, res); });
+    if (impl.options.log) {
+      s->set_logger([self, host](const httplib::Request& req, const httplib::Response& res) {
+        std::lock_guard<std::mutex> lock(self->log_mutex);
+        std::cerr << host->address << ":" << self->port << " " << req.method << " " << req.path << " " << res.status << "\n";
+      });
+    }
+    errno = 0;
+    if (!s->bind_to_port(h.address, impl.port)) {
+      const std::string why = errno ? std::strerror(errno) : "address in use or unavailable";
+      stop();
+      return Status::Error("cannot listen on " + h.address + ":" + std::to_string(impl.port) + ": " + why);
+    }
+    impl.servers.push_back(std::move(s));
+  }
+  for (auto& s : impl.servers) {
+    httplib::Server* raw = s.get();
+    impl.threads.emplace_back([raw] { raw->listen_after_bind(); });
+  }
+  // The sockets listen since bind_to_port; waiting for the accept loops
+  // makes a later stop() effective (stop() is a no-op before they run).
+  for (auto& s : impl.servers)
+    while (!s->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return Status::Ok();
+}
+
+void SampleWebServer::stop() {
+  if (!impl_) return;
+  for (auto& s : impl_->servers) s->stop();
+  for (auto& t : impl_->threads)
+    if (t.joinable()) t.join();
+  impl_->threads.clear();
+  impl_->servers.clear();
+}
+
+int SampleWebServer::port() const { return impl_->port; }
+
+std::vector<std::string> SampleWebServer::addresses() const {
+  std::vector<std::string> out;
+  for (const Host& h : impl_->hosts) out.push_back(h.address);
+  return out;
+}
+
+}  // namespace cronista::corpus

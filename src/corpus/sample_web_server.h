@@ -1,0 +1,52 @@
+// Serving a generated sample web (sample_web.h) over real HTTP: one
+// cpp-httplib server per site, each bound to the site's own loopback address
+// (127.0.0.2, 127.0.0.3, …; Linux routes all of 127.0.0.0/8 to lo, so no set-up
+// is needed) on the port the web was generated for. Every response is what
+// the generator wrote: the file's bytes untouched (so the ISO-8859-1 page and
+// the invalid UTF-8 stay as they are), its status and Content-Type, redirects
+// with their Location, 404 for everything unknown, and the endless calendar
+// months filled in from a template.
+//
+// Thread-safety: start() and stop() from one thread; the handlers only read.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "temporal/status.h"
+
+namespace cronista::corpus {
+
+struct SampleWebServerOptions {
+  std::string root;      // the folder `sample-web generate` wrote
+  int hosts = 0;         // serve only the first N sites; 0 = all
+  int port = 0;          // 0 = the port the web was generated for
+  bool log = false;      // one line per request on stderr
+  int threads_per_host = 4;
+};
+
+class SampleWebServer {
+ public:
+  // Loads the web's routes; does not bind yet.
+  static Result<std::unique_ptr<SampleWebServer>> load(const SampleWebServerOptions& options);
+  ~SampleWebServer();
+
+  // Binds every host and starts serving in background threads. An address
+  // or port already in use is an error naming it; nothing stays bound then.
+  Status start();
+  // Stops every host and joins the threads. Idempotent.
+  void stop();
+
+  int port() const;
+  // "127.0.0.2", "127.0.0.3", … of the hosts served.
+  std::vector<std::string> addresses() const;
+
+ private:
+  SampleWebServer() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cronista::corpus

@@ -1,0 +1,76 @@
+// The crawl loop of method.md §3: take the best URL the frontier offers among
+// the hosts politeness allows → check robots.txt → fetch → decode, parse,
+// tag and segment (on worker threads) → keep the links of in-scope segments
+// (all links in general mode) → push them to the frontier, counting
+// backlinks → repeat until the page budget is spent or the frontier is empty.
+//
+// One thread runs the libcurl event loop and owns the frontier and the host
+// table; analysis runs on a pool of worker threads (Tagger::tag is const);
+// the database and the WARC are written by the store's single writer thread.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "temporal/scope.h"
+#include "temporal/status.h"
+
+namespace cronista::crawler {
+
+struct CrawlOptions {
+  std::vector<std::string> seeds;
+  std::string db;
+  std::string from, to;  // as given (recorded in the run)
+  temporal::Period period;
+  bool temporal_mode = true;  // false: --mode general
+  std::int64_t max_pages = 0;  // 0: until the frontier is empty
+  std::string order_out;
+  std::string warc;
+  std::vector<std::string> allow_hosts;
+  bool same_host = false;
+  int delay_ms = 1000;
+  int host_connections = 1;
+  int connections = 32;
+  double threshold = 0.99;
+  std::string user_agent;  // empty: "cronista/<version> (+contact)"
+  std::string contact;
+  bool resume = false;
+  int max_depth = -1;
+  std::int64_t max_pages_per_host = 0;
+  int timeout_ms = 30000;
+  int connect_timeout_ms = 10000;
+  std::size_t max_body_bytes = 10 * 1024 * 1024;
+  int threads = 0;  // analysis threads, 0 = hardware concurrency
+  int retries = 3;
+  int retry_base_ms = 1000;
+  int max_retry_wait_ms = 120000;
+  int max_redirects = 10;
+  std::string home;    // tagger resources; empty = temporal::default_home()
+  std::string args;    // the command line, recorded in the run
+  std::chrono::milliseconds progress_interval{2000};
+  bool progress = true;
+};
+
+struct CrawlSummary {
+  std::int64_t pages = 0;        // downloaded in this run
+  std::int64_t total_pages = 0;  // including earlier runs of a resumed crawl
+  std::int64_t relevant = 0;     // relevant pages downloaded in this run
+  std::int64_t total_relevant = 0;
+  std::int64_t segments = 0, segments_in_scope = 0;
+  double seconds = 0;
+  std::int64_t queued = 0;  // URLs left in the frontier
+  std::map<std::string, std::int64_t> errors;   // by kind
+  std::map<std::string, std::int64_t> skipped;  // links not queued, by link-filter reason
+  std::string end_reason;  // max-pages, frontier-empty, interrupted
+};
+
+// Runs a crawl. `stop` (may be null) is polled: when it turns true the
+// crawl stops cleanly (transfers in flight are abandoned and will be fetched
+// again on --resume; everything fetched and analysed is written).
+Result<CrawlSummary> run_crawl(const CrawlOptions& options, const std::atomic<bool>* stop);
+
+}  // namespace cronista::crawler

@@ -1,0 +1,606 @@
+// Crawl tables and the single writer thread; see crawl_store.h.
+#include "crawler/crawl_store.h"
+
+#include <ctime>
+#include <unordered_map>
+
+namespace cronista::crawler {
+
+namespace {
+
+constexpr const char* kCrawlSchemaVersion = "1";
+
+constexpr const char* kCrawlSchema = R"sql(
+CREATE TABLE IF NOT EXISTS crawl_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS runs (
+  id INTEGER PRIMARY KEY,
+  resumed_from INTEGER,
+  started_at TEXT NOT NULL,
+  ended_at TEXT,
+  end_reason TEXT,
+  mode TEXT NOT NULL,
+  period_from TEXT NOT NULL,
+  period_to TEXT NOT NULL,
+  threshold REAL NOT NULL,
+  args TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS hosts (
+  id INTEGER PRIMARY KEY,
+  authority TEXT NOT NULL UNIQUE,
+  origin TEXT NOT NULL,
+  robots_outcome TEXT,
+  robots_fetched_at TEXT,
+  crawl_delay_ms INTEGER
+);
+CREATE TABLE IF NOT EXISTS urls (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL UNIQUE,
+  host_id INTEGER NOT NULL REFERENCES hosts(id),
+  seq INTEGER NOT NULL,
+  depth INTEGER NOT NULL,
+  redirects INTEGER NOT NULL DEFAULT 0,
+  backlinks INTEGER NOT NULL DEFAULT 0,
+  state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS frontier (
+  url_id INTEGER PRIMARY KEY REFERENCES urls(id),
+  host_id INTEGER NOT NULL,
+  priority INTEGER NOT NULL,
+  seq INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS frontier_order ON frontier(priority, seq);
+CREATE INDEX IF NOT EXISTS frontier_host ON frontier(host_id, priority, seq);
+CREATE TABLE IF NOT EXISTS pages (
+  id INTEGER PRIMARY KEY,
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  url_id INTEGER REFERENCES urls(id),
+  url TEXT NOT NULL,
+  final_url TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  error_kind TEXT,
+  error TEXT,
+  fetched_at TEXT NOT NULL,
+  duration_ms REAL NOT NULL,
+  http_version TEXT,
+  headers TEXT,
+  size INTEGER NOT NULL,
+  content_hash TEXT,
+  content_type TEXT,
+  charset TEXT,
+  charset_from TEXT,
+  replaced_bytes INTEGER NOT NULL DEFAULT 0,
+  last_modified TEXT,
+  etag TEXT,
+  relevant INTEGER,
+  segments INTEGER NOT NULL DEFAULT 0,
+  segments_in_scope INTEGER NOT NULL DEFAULT 0,
+  chronons INTEGER NOT NULL DEFAULT 0,
+  links INTEGER NOT NULL DEFAULT 0,
+  links_kept INTEGER NOT NULL DEFAULT 0,
+  depth INTEGER NOT NULL,
+  backlinks INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL
+);
+CREATE INDEX IF NOT EXISTS pages_url ON pages(url);
+CREATE TABLE IF NOT EXISTS redirects (
+  id INTEGER PRIMARY KEY,
+  page_id INTEGER NOT NULL REFERENCES pages(id),
+  from_url TEXT NOT NULL,
+  to_url TEXT NOT NULL,
+  status INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history (
+  seq INTEGER PRIMARY KEY,
+  page_id INTEGER NOT NULL REFERENCES pages(id),
+  run_id INTEGER NOT NULL REFERENCES runs(id),
+  url TEXT NOT NULL,
+  fetched_at TEXT NOT NULL
+);
+)sql";
+
+std::string_view state_name(UrlState s) {
+  switch (s) {
+    case UrlState::Done: return "done";
+    case UrlState::Dropped: return "dropped";
+    default: return "queued";
+  }
+}
+
+UrlState state_from(std::string_view s) {
+  if (s == "done") return UrlState::Done;
+  if (s == "dropped") return UrlState::Dropped;
+  return UrlState::Queued;
+}
+
+std::string now_iso() { return iso_time(std::chrono::system_clock::now()); }
+
+}  // namespace
+
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
+
+// The read-only connection used for frontier refills.
+class CrawlStore::Spill : public FrontierSpill {
+ public:
+  explicit Spill(store::Database db) : db_(std::move(db)) {}
+  std::vector<FrontierEntry> load(std::uint32_t host, std::size_t limit, std::size_t offset) override {
+    std::vector<FrontierEntry> out;
+    if (!stmt_) {
+      auto st = db_.prepare(
+          "SELECT u.url, f.seq, u.depth, u.redirects FROM frontier f JOIN urls u ON u.id = f.url_id "
+          "WHERE f.host_id = ? ORDER BY f.priority, f.seq LIMIT ? OFFSET ?");
+      if (!st.ok()) return out;
+      stmt_ = std::make_unique<store::Statement>(std::move(*st));
+    }
+    stmt_->bind(1, static_cast<std::int64_t>(host))
+        .bind(2, static_cast<std::int64_t>(limit))
+        .bind(3, static_cast<std::int64_t>(offset));
+    while (stmt_->step()) {
+      FrontierEntry e;
+      e.url = stmt_->column_text(0);
+      e.seq = static_cast<std::uint32_t>(stmt_->column_int(1));
+      e.depth = static_cast<std::uint16_t>(stmt_->column_int(2));
+      e.redirects = static_cast<std::uint8_t>(stmt_->column_int(3));
+      e.host = host;
+      out.push_back(std::move(e));
+    }
+    stmt_->reset();
+    return out;
+  }
+
+ private:
+  store::Database db_;
+  std::unique_ptr<store::Statement> stmt_;
+};
+
+struct CrawlStore::Statements {
+  store::Statement insert_host, update_host, insert_url, insert_frontier, update_backlinks, update_priority,
+      remove_frontier, update_state, insert_page, insert_redirect, insert_history, url_id;
+};
+
+Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path, const CrawlStoreOptions& options) {
+  std::unique_ptr<CrawlStore> s(new CrawlStore(options));
+  s->path_ = db_path;
+  auto db = store::Database::open(db_path);
+  if (!db.ok()) return db.status();
+  s->db_ = std::move(*db);
+  if (Status st = store::AnalysisStore::ensure_schema(s->db_); !st.ok()) return st;
+  if (Status st = s->db_.exec(kCrawlSchema); !st.ok())
+    return Status::Error("database '" + db_path + "': " + st.message());
+  {
+    auto get = s->db_.prepare("SELECT value FROM crawl_meta WHERE key = 'schema_version'");
+    if (!get.ok()) return get.status();
+    if (get->step()) {
+      if (get->column_text(0) != kCrawlSchemaVersion)
+        return Status::Error("database '" + db_path + "' has crawl schema version " + get->column_text(0) +
+                             ", this cronista understands " + kCrawlSchemaVersion);
+    } else {
+      if (Status st = s->db_.exec(std::string("INSERT INTO crawl_meta(key, value) VALUES ('schema_version', '") +
+                                  kCrawlSchemaVersion + "')");
+          !st.ok())
+        return st;
+    }
+  }
+  // WAL with synchronous=NORMAL survives a killed process (what --resume
+  // needs), not a power cut; a bigger page cache keeps the URL indexes of a
+  // million-URL frontier in memory.
+  s->db_.exec("PRAGMA synchronous=NORMAL");
+  s->db_.exec("PRAGMA cache_size=-32768");
+  auto reader = store::Database::open(db_path, /*read_only=*/true);
+  if (!reader.ok()) return reader.status();
+  s->spill_ = std::make_unique<Spill>(std::move(*reader));
+  return s;
+}
+
+CrawlStore::CrawlStore(const CrawlStoreOptions& options) : options_(options) {}
+
+FrontierSpill* CrawlStore::spill() { return spill_.get(); }
+
+CrawlStore::~CrawlStore() {
+  if (writer_.joinable()) finish("aborted");
+}
+
+Result<std::optional<RunInfo>> CrawlStore::last_run() {
+  auto st = db_.prepare("SELECT id, mode, period_from, period_to, threshold, args FROM runs ORDER BY id DESC LIMIT 1");
+  if (!st.ok()) return st.status();
+  if (!st->step()) {
+    if (!st->status().ok()) return st->status();
+    return std::optional<RunInfo>();
+  }
+  RunInfo r;
+  r.id = st->column_int(0);
+  r.mode = st->column_text(1);
+  r.from = st->column_text(2);
+  r.to = st->column_text(3);
+  r.threshold = st->column_double(4);
+  r.args = st->column_text(5);
+  return std::optional<RunInfo>(r);
+}
+
+Result<std::int64_t> CrawlStore::begin_run(const RunInfo& run, std::int64_t resumed_from) {
+  auto st = db_.prepare(
+      "INSERT INTO runs(resumed_from, started_at, mode, period_from, period_to, threshold, args) VALUES (?,?,?,?,?,?,?)");
+  if (!st.ok()) return st.status();
+  if (resumed_from > 0) st->bind(1, resumed_from); else st->bind_null(1);
+  st->bind(2, now_iso()).bind(3, run.mode).bind(4, run.from).bind(5, run.to).bind(6, run.threshold).bind(7, run.args);
+  if (Status s = st->run(); !s.ok()) return s;
+  run_id_ = db_.last_insert_id();
+  return run_id_;
+}
+
+Result<ResumeState> CrawlStore::load(bool kept_only) {
+  ResumeState r;
+  {
+    auto st = db_.prepare("SELECT id, authority, origin, robots_outcome, crawl_delay_ms FROM hosts ORDER BY id");
+    if (!st.ok()) return st.status();
+    while (st->step()) {
+      HostRow h;
+      h.id = static_cast<std::uint32_t>(st->column_int(0));
+      h.authority = st->column_text(1);
+      h.origin = st->column_text(2);
+      h.robots_outcome = st->column_text(3);
+      h.crawl_delay_ms = st->column_int(4);
+      if (h.id != r.hosts.size())
+        return Status::Error("database '" + path_ + "': host ids are not dense (" + std::to_string(h.id) + ")");
+      r.hosts.push_back(std::move(h));
+    }
+    if (!st->status().ok()) return st->status();
+  }
+  std::unordered_map<std::string, std::uint32_t> backlinks;
+  {
+    auto st = db_.prepare(std::string("SELECT target, COUNT(DISTINCT doc_id) FROM links ") +
+                          (kept_only ? "WHERE in_scope = 1 " : "") + "GROUP BY target");
+    if (!st.ok()) return st.status();
+    while (st->step()) backlinks.emplace(st->column_text(0), static_cast<std::uint32_t>(st->column_int(1)));
+    if (!st->status().ok()) return st->status();
+  }
+  {
+    auto st = db_.prepare("SELECT url, host_id, seq, depth, state FROM urls");
+    if (!st.ok()) return st.status();
+    while (st->step()) {
+      ResumeState::Url u;
+      u.url = st->column_text(0);
+      u.host = static_cast<std::uint32_t>(st->column_int(1));
+      u.seq = static_cast<std::uint32_t>(st->column_int(2));
+      u.depth = static_cast<std::uint16_t>(st->column_int(3));
+      u.state = state_from(st->column_text(4));
+      if (auto it = backlinks.find(u.url); it != backlinks.end()) u.backlinks = it->second;
+      r.urls.push_back(std::move(u));
+    }
+    if (!st->status().ok()) return st->status();
+  }
+  {
+    auto st = db_.prepare(
+        "SELECT COUNT(*), COALESCE(SUM(p.relevant = 1), 0) FROM history h JOIN pages p ON p.id = h.page_id");
+    if (!st.ok()) return st.status();
+    if (st->step()) {
+      r.pages = st->column_int(0);
+      r.relevant = st->column_int(1);
+    }
+  }
+  return r;
+}
+
+Status CrawlStore::prepare_statements() {
+  st_ = std::make_unique<Statements>();
+  struct Item {
+    store::Statement* target;
+    const char* sql;
+  } items[] = {
+      {&st_->insert_host, "INSERT OR IGNORE INTO hosts(id, authority, origin) VALUES (?,?,?)"},
+      {&st_->update_host, "UPDATE hosts SET robots_outcome = ?, robots_fetched_at = ?, crawl_delay_ms = ? WHERE id = ?"},
+      {&st_->insert_url,
+       "INSERT OR IGNORE INTO urls(url, host_id, seq, depth, redirects, backlinks, state) VALUES (?,?,?,?,?,?,'queued')"},
+      {&st_->insert_frontier, "INSERT OR IGNORE INTO frontier(url_id, host_id, priority, seq) VALUES (?,?,?,?)"},
+      {&st_->update_backlinks, "UPDATE urls SET backlinks = ? WHERE id = ?"},
+      {&st_->update_priority, "UPDATE frontier SET priority = ? WHERE url_id = ?"},
+      {&st_->remove_frontier, "DELETE FROM frontier WHERE url_id = ?"},
+      {&st_->update_state, "UPDATE urls SET state = ? WHERE id = ?"},
+      {&st_->insert_page,
+       "INSERT INTO pages(run_id, url_id, url, final_url, status, error_kind, error, fetched_at, duration_ms, "
+       "http_version, headers, size, content_hash, content_type, charset, charset_from, replaced_bytes, "
+       "last_modified, etag, relevant, segments, segments_in_scope, chronons, links, links_kept, depth, backlinks, "
+       "attempts, document_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+      {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
+      {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
+      {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
+  };
+  for (Item& it : items) {
+    auto st = db_.prepare(it.sql);
+    if (!st.ok()) return Status::Error("database '" + path_ + "': " + st.status().message());
+    *it.target = std::move(*st);
+  }
+  return Status::Ok();
+}
+
+Status CrawlStore::rewrite_order_file() {
+  order_ = std::fopen(options_.order_out.c_str(), "w");
+  if (order_ == nullptr) return Status::Error("cannot write --order-out file '" + options_.order_out + "'");
+  auto st = db_.prepare("SELECT url FROM history ORDER BY seq");
+  if (!st.ok()) return st.status();
+  while (st->step()) {
+    std::string line = st->column_text(0);
+    line += '\n';
+    std::fwrite(line.data(), 1, line.size(), order_);
+  }
+  std::fflush(order_);
+  return st->status();
+}
+
+Status CrawlStore::start(std::function<void(std::uint64_t)> on_commit) {
+  on_commit_ = std::move(on_commit);
+  if (Status s = prepare_statements(); !s.ok()) return s;
+  if (!options_.order_out.empty())
+    if (Status s = rewrite_order_file(); !s.ok()) return s;
+  if (!options_.warc.empty()) {
+    auto w = WarcWriter::open(options_.warc, options_.software);
+    if (!w.ok()) return w.status();
+    warc_ = std::move(*w);
+  }
+  writer_ = std::thread([this] { writer_loop(); });
+  return Status::Ok();
+}
+
+namespace {
+
+std::size_t estimate_bytes(const StoreJob& job) {
+  std::size_t n = sizeof(StoreJob) + job.ops.size() * sizeof(FrontierOp) + job.hosts.size() * sizeof(HostRow);
+  for (const FrontierOp& op : job.ops) n += op.url.capacity();
+  if (const PageRecord* p = job.page.get()) {
+    n += sizeof(PageRecord) + p->headers.size() + p->body.capacity() + p->doc.text.capacity() +
+         p->warc_request.size() + p->warc_response_head.size();
+    n += p->expressions.size() * (sizeof(temporal::TemporalExpression) + 16);
+    n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
+    for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
+  }
+  return n;
+}
+
+}  // namespace
+
+std::uint64_t CrawlStore::submit(StoreJob job) {
+  job.bytes = estimate_bytes(job);
+  std::lock_guard lk(mu_);
+  queue_bytes_ += job.bytes;
+  job.id = next_job_++;
+  const std::uint64_t id = job.id;
+  queue_.push_back(std::move(job));
+  cv_.notify_one();
+  return id;
+}
+
+std::size_t CrawlStore::backlog() const {
+  std::lock_guard lk(mu_);
+  return queue_.size();
+}
+
+std::size_t CrawlStore::backlog_bytes() const {
+  std::lock_guard lk(mu_);
+  return queue_bytes_;
+}
+
+Status CrawlStore::error() const {
+  std::lock_guard lk(mu_);
+  return error_;
+}
+
+namespace {
+
+// The id of a URL's row, or 0.
+std::int64_t lookup_url(store::Statement& st, const std::string& url) {
+  st.bind(1, url);
+  std::int64_t id = st.step() ? st.column_int(0) : 0;
+  st.reset();
+  return id;
+}
+
+}  // namespace
+
+Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
+  Statements& s = *st_;
+  for (const HostRow& h : job.hosts) {
+    if (Status r = s.insert_host.bind(1, static_cast<std::int64_t>(h.id)).bind(2, h.authority).bind(3, h.origin).run();
+        !r.ok())
+      return r;
+    if (!h.robots_outcome.empty()) {
+      if (Status r = s.update_host.bind(1, h.robots_outcome).bind(2, now_iso()).bind(3, h.crawl_delay_ms)
+                         .bind(4, static_cast<std::int64_t>(h.id)).run();
+          !r.ok())
+        return r;
+    }
+  }
+  std::int64_t page_url_id = 0;
+  for (const FrontierOp& op : job.ops) {
+    switch (op.kind) {
+      case FrontierOp::Insert: {
+        s.insert_url.bind(1, op.url).bind(2, static_cast<std::int64_t>(op.host)).bind(3, static_cast<std::int64_t>(op.seq))
+            .bind(4, static_cast<std::int64_t>(op.depth)).bind(5, static_cast<std::int64_t>(op.redirects))
+            .bind(6, static_cast<std::int64_t>(op.backlinks));
+        if (Status r = s.insert_url.run(); !r.ok()) return r;
+        if (sqlite3_changes(db_.handle()) == 0) break;
+        const std::int64_t id = db_.last_insert_id();
+        s.insert_frontier.bind(1, id).bind(2, static_cast<std::int64_t>(op.host))
+            .bind(3, static_cast<std::int64_t>(priority_for_backlinks(op.backlinks)))
+            .bind(4, static_cast<std::int64_t>(op.seq));
+        if (Status r = s.insert_frontier.run(); !r.ok()) return r;
+        break;
+      }
+      case FrontierOp::Reprioritize: {
+        const std::int64_t id = lookup_url(s.url_id, op.url);
+        if (id == 0) break;
+        if (Status r = s.update_backlinks.bind(1, static_cast<std::int64_t>(op.backlinks)).bind(2, id).run(); !r.ok())
+          return r;
+        if (Status r = s.update_priority.bind(1, static_cast<std::int64_t>(priority_for_backlinks(op.backlinks)))
+                           .bind(2, id).run();
+            !r.ok())
+          return r;
+        break;
+      }
+      case FrontierOp::Remove: {
+        const std::int64_t id = lookup_url(s.url_id, op.url);
+        if (id == 0) break;
+        if (job.page && op.url == job.page->url) page_url_id = id;
+        if (Status r = s.remove_frontier.bind(1, id).run(); !r.ok()) return r;
+        if (Status r = s.update_state.bind(1, state_name(op.final_state)).bind(2, id).run(); !r.ok()) return r;
+        break;
+      }
+    }
+  }
+  if (!job.page) return Status::Ok();
+  PageRecord& p = *job.page;
+
+  std::optional<std::int64_t> doc_id;
+  if (p.analysed) {
+    store::StoredAnalysis a;
+    a.doc = &p.doc;
+    a.expressions = &p.expressions;
+    a.segments = &p.segments_found;
+    a.links = std::move(p.link_rows);
+    a.segment_in_scope = std::move(p.segment_in_scope);
+    auto id = store::AnalysisStore::put(db_, p.info, a);
+    if (!id.ok()) return id.status();
+    doc_id = *id;
+  }
+  if (page_url_id == 0) page_url_id = lookup_url(s.url_id, p.url);
+  store::Statement& ip = s.insert_page;
+  ip.bind(1, run_id_);
+  if (page_url_id) ip.bind(2, page_url_id); else ip.bind_null(2);
+  ip.bind(3, p.url).bind(4, p.final_url).bind(5, static_cast<std::int64_t>(p.status));
+  if (p.error_kind.empty()) ip.bind_null(6).bind_null(7); else ip.bind(6, p.error_kind).bind(7, p.error);
+  ip.bind(8, p.fetched_at).bind(9, p.duration_ms).bind(10, p.http_version).bind(11, p.headers).bind(12, p.size);
+  if (p.content_hash.empty()) ip.bind_null(13); else ip.bind(13, p.content_hash);
+  ip.bind(14, p.content_type).bind(15, p.charset).bind(16, p.charset_from).bind(17, p.replaced_bytes);
+  if (p.last_modified.empty()) ip.bind_null(18); else ip.bind(18, p.last_modified);
+  if (p.etag.empty()) ip.bind_null(19); else ip.bind(19, p.etag);
+  if (p.relevant) ip.bind(20, *p.relevant ? 1 : 0); else ip.bind_null(20);
+  ip.bind(21, p.segments).bind(22, p.segments_in_scope).bind(23, p.chronons).bind(24, p.links).bind(25, p.links_kept)
+      .bind(26, p.depth).bind(27, p.backlinks).bind(28, p.attempts);
+  if (doc_id) ip.bind(29, *doc_id); else ip.bind_null(29);
+  if (Status r = ip.run(); !r.ok()) return r;
+  const std::int64_t page_id = db_.last_insert_id();
+  if (!p.redirect_to.empty()) {
+    if (Status r = s.insert_redirect.bind(1, page_id).bind(2, p.url).bind(3, p.redirect_to)
+                       .bind(4, static_cast<std::int64_t>(p.status)).run();
+        !r.ok())
+      return r;
+  }
+  if (p.history) {
+    if (Status r = s.insert_history.bind(1, page_id).bind(2, run_id_).bind(3, p.url).bind(4, p.fetched_at).run();
+        !r.ok())
+      return r;
+    if (order_) order_lines->push_back(p.url);
+  }
+  if (warc_ && !p.warc_response_head.empty()) {
+    const std::string date = p.fetched_at.substr(0, 19) + "Z";
+    WarcExchange x;
+    x.target_uri = p.final_url;
+    x.date = date;
+    x.ip_address = p.ip;
+    x.http_request = p.warc_request;
+    x.http_response_head = p.warc_response_head;
+    x.body = p.body;
+    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+    if (Status r = warc_->write(x); !r.ok())
+      return Status::Error("WARC '" + options_.warc + "': " + r.message());
+  }
+  return Status::Ok();
+}
+
+void CrawlStore::writer_loop() {
+  std::unique_lock lk(mu_);
+  for (;;) {
+    cv_.wait(lk, [&] { return !queue_.empty() || stopping_; });
+    if (queue_.empty() && stopping_) break;
+    lk.unlock();
+
+    Status status;
+    store::Transaction tx(db_);
+    status = tx.begin_status();
+    std::vector<std::string> order_lines;
+    std::uint64_t last = 0;
+    std::size_t n = 0;
+    const auto deadline = std::chrono::steady_clock::now() + options_.batch_time;
+    lk.lock();
+    while (n < options_.batch_jobs) {
+      if (queue_.empty()) {
+        if (stopping_) break;
+        if (cv_.wait_until(lk, deadline, [&] { return !queue_.empty() || stopping_; }) == false) break;
+        if (queue_.empty()) break;
+      }
+      StoreJob job = std::move(queue_.front());
+      queue_.pop_front();
+      lk.unlock();
+      if (status.ok() && !failed_) status = apply(job, &order_lines);
+      last = job.id;
+      ++n;
+      const std::size_t bytes = job.bytes;
+      job = StoreJob{};  // free it before taking the lock
+      lk.lock();
+      queue_bytes_ -= bytes;
+      if (std::chrono::steady_clock::now() >= deadline) break;
+    }
+    lk.unlock();
+    if (status.ok() && !failed_) status = tx.commit();
+    if (status.ok() && !failed_) {
+      if (warc_) status = warc_->flush();
+      if (order_ && !order_lines.empty()) {
+        for (const std::string& url : order_lines) {
+          std::fwrite(url.data(), 1, url.size(), order_);
+          std::fputc('\n', order_);
+        }
+        std::fflush(order_);
+      }
+    }
+    lk.lock();
+    if (!status.ok() && !failed_) {
+      error_ = status;
+      failed_ = true;
+    }
+    committed_ = last;
+    lk.unlock();
+    if (on_commit_) on_commit_(last);
+    lk.lock();
+  }
+}
+
+Status CrawlStore::finish(const std::string& end_reason) {
+  {
+    std::lock_guard lk(mu_);
+    stopping_ = true;
+    cv_.notify_all();
+  }
+  if (writer_.joinable()) writer_.join();
+  Status result = error();
+  if (run_id_) {
+    auto st = db_.prepare("UPDATE runs SET ended_at = ?, end_reason = ? WHERE id = ?");
+    if (st.ok()) {
+      Status s = st->bind(1, now_iso()).bind(2, end_reason).bind(3, run_id_).run();
+      if (result.ok() && !s.ok()) result = s;
+    }
+  }
+  if (warc_) {
+    Status s = warc_->flush();
+    if (result.ok() && !s.ok()) result = s;
+    warc_.reset();
+  }
+  if (order_) {
+    std::fclose(order_);
+    order_ = nullptr;
+  }
+  db_.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return result;
+}
+
+}  // namespace cronista::crawler

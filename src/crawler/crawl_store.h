@@ -1,0 +1,189 @@
+// The crawl's database: the crawl tables (runs, hosts, urls, frontier, pages,
+// redirects, history) beside the analysis tables of store/analysis_store.h,
+// in one SQLite file (WAL). Schema: docs/schema.md.
+//
+// All writes go through one writer thread fed by submit(): jobs are applied
+// in order and committed in batches (every N jobs or T milliseconds). A
+// fetched page, its analysis, the frontier changes it causes, its history
+// row and its "downloaded" mark travel in ONE job and so in one transaction:
+// after a kill -9 the database holds each page either completely or not at
+// all, which is what makes --resume lose nothing and repeat nothing. The
+// --order-out file is appended only after a commit, from what was committed;
+// on resume it is rewritten from the history table, so it always equals it.
+// WARC records are written by the writer thread too, before the commit.
+//
+// Reads the crawl loop needs while the writer runs (refilling a host window
+// from the frontier table) go through a second, read-only connection
+// (SpillReader), which sees committed data only.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crawler/frontier.h"
+#include "crawler/warc.h"
+#include "store/analysis_store.h"
+#include "store/database.h"
+#include "temporal/status.h"
+
+namespace cronista::crawler {
+
+// One row of `pages` plus what travels with it.
+struct PageRecord {
+  std::string url;
+  std::string final_url;
+  long status = 0;
+  std::string error_kind;  // "" or timeout, dns, connect, tls, too-large, protocol, other, http-4xx, http-5xx…
+  std::string error;
+  std::string fetched_at;  // ISO 8601 UTC
+  double duration_ms = 0;
+  std::string http_version;
+  std::string headers;  // raw response head
+  std::int64_t size = 0;
+  std::string content_hash;  // sha1 hex of the body
+  std::string content_type, charset, charset_from;
+  std::int64_t replaced_bytes = 0;
+  std::string last_modified, etag;
+  std::optional<bool> relevant;  // null when not analysed
+  std::int64_t segments = 0, segments_in_scope = 0, chronons = 0, links = 0, links_kept = 0;
+  std::int64_t depth = 0, backlinks = 0, attempts = 0;
+  bool history = false;  // a download: goes to history and --order-out
+  // Redirect hop: where it points (also a row in `redirects`).
+  std::string redirect_to;
+
+  // Analysis, when the page was HTML and analysed.
+  bool analysed = false;
+  store::DocumentInfo info;
+  temporal::TextDocument doc;
+  std::vector<temporal::TemporalExpression> expressions;
+  std::vector<temporal::Segment> segments_found;
+  std::vector<store::LinkInfo> link_rows;
+  std::vector<bool> segment_in_scope;
+
+  // WARC exchange (written when the store has a WarcWriter): the request as
+  // sent, the response head as received, the content-decoded body.
+  std::string warc_request, warc_response_head, body, ip;
+};
+
+struct HostRow {
+  std::uint32_t id = 0;
+  std::string authority, origin;
+  std::string robots_outcome;  // set when robots.txt was fetched
+  std::int64_t crawl_delay_ms = 0;
+};
+
+struct StoreJob {
+  std::uint64_t id = 0;  // assigned by submit()
+  std::size_t bytes = 0;  // estimated memory held, set by submit()
+  std::vector<HostRow> hosts;
+  std::vector<FrontierOp> ops;
+  std::unique_ptr<PageRecord> page;
+};
+
+struct RunInfo {
+  std::int64_t id = 0;
+  std::string mode, from, to, args;
+  double threshold = 0.99;
+};
+
+struct CrawlStoreOptions {
+  std::string order_out;  // --order-out, empty for none
+  std::string warc;       // --warc, empty for none
+  std::size_t batch_jobs = 256;
+  std::chrono::milliseconds batch_time{250};
+  std::string software = "cronista/0.1";
+};
+
+// What resume() finds in the database.
+struct ResumeState {
+  std::vector<HostRow> hosts;  // in id order
+  struct Url {
+    std::string url;
+    std::uint32_t host = 0, seq = 0, backlinks = 0;
+    std::uint16_t depth = 0;
+    UrlState state = UrlState::Queued;
+  };
+  std::vector<Url> urls;
+  std::int64_t pages = 0, relevant = 0;
+};
+
+class CrawlStore {
+ public:
+  // Opens (creating) the database and its schema. Does not start writing.
+  static Result<std::unique_ptr<CrawlStore>> open(const std::string& db_path, const CrawlStoreOptions& options);
+  ~CrawlStore();
+
+  // The run to resume (the last one), if the database holds a crawl.
+  Result<std::optional<RunInfo>> last_run();
+  // Starts a run row; `resumed_from` is the run continued, 0 for a new crawl.
+  Result<std::int64_t> begin_run(const RunInfo& run, std::int64_t resumed_from);
+  // Loads hosts and URLs for a resumed crawl. Backlinks are recounted from
+  // the links table: distinct pages linking each URL (kept links only when
+  // kept_only).
+  Result<ResumeState> load(bool kept_only);
+
+  // Starts the writer thread; opens the order file and the WARC.
+  // `on_commit` runs on the writer thread after each commit.
+  Status start(std::function<void(std::uint64_t committed_job)> on_commit);
+  // Queues a job; returns its id. Thread-safe.
+  std::uint64_t submit(StoreJob job);
+  // Jobs waiting to be written, and an estimate of the memory they hold
+  // (back-pressure for the crawl loop).
+  std::size_t backlog() const;
+  std::size_t backlog_bytes() const;
+  std::uint64_t committed() const { return committed_.load(); }
+  // Writes everything queued, closes the run (end reason), the WARC and the
+  // order file, stops the writer. The first write error, if any.
+  Status finish(const std::string& end_reason);
+  // The first error of the writer thread (it stops writing after one).
+  Status error() const;
+
+  // Reads queued entries of one host (for Frontier refills).
+  FrontierSpill* spill();
+
+ private:
+  explicit CrawlStore(const CrawlStoreOptions& options);
+  void writer_loop();
+  Status apply(StoreJob& job, std::vector<std::string>* order_lines);
+  Status prepare_statements();
+  Status rewrite_order_file();
+
+  class Spill;
+  CrawlStoreOptions options_;
+  std::string path_;
+  store::Database db_;
+  std::unique_ptr<FrontierSpill> spill_;
+  std::unique_ptr<WarcWriter> warc_;
+  std::FILE* order_ = nullptr;
+  std::int64_t run_id_ = 0;
+
+  struct Statements;
+  std::unique_ptr<Statements> st_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<StoreJob> queue_;
+  std::size_t queue_bytes_ = 0;
+  std::uint64_t next_job_ = 1;
+  bool stopping_ = false;
+  std::thread writer_;
+  std::atomic<std::uint64_t> committed_{0};
+  std::function<void(std::uint64_t)> on_commit_;
+  Status error_;
+  std::atomic<bool> failed_{false};
+};
+
+// ISO 8601 UTC with milliseconds: "2026-11-22T08:30:43.123Z".
+std::string iso_time(std::chrono::system_clock::time_point t);
+
+}  // namespace cronista::crawler

@@ -1,0 +1,206 @@
+// The frontier: which URL to download next (method.md §3).
+//
+// Priority = floor(100 / (backlinks + 1)), 0 highest; ties go to the URL
+// discovered first, so with no backlinks the crawl is breadth-first-like.
+// Backlink counts keep growing for the whole crawl and a queued URL moves up
+// as soon as its priority improves (the original fixed it at first sight).
+//
+// Memory is bounded. Every URL ever seen lives in a compact open-addressing
+// table (SeenSet: 24 bytes per URL, keyed by a 64-bit hash of the canonical
+// URL, no strings). Queued URLs live in the database (table frontier, written
+// through the store's single writer); only a small window of the best entries
+// of each host is kept in memory with their strings. Invariant: a host's
+// window holds its best entries; every other queued entry is either
+// "pending" (its insert is not committed yet: kept in memory, not served) or
+// "spilled" (in the database only). Pending entries become spilled when the
+// store reports the commit. When a window runs dry it takes the pending
+// entries back and is refilled from the database in (priority, seq) order.
+//
+// Scheduling: hosts with work are either ready (politeness allows a request
+// now), waiting (until a known time) or parked (robots.txt pending, or all
+// their connections busy). pop() takes the best entry among ready hosts, so
+// a host that must wait never stalls the others.
+//
+// Single-threaded: owned by the crawl loop.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "crawler/host_queue.h"
+
+namespace cronista::crawler {
+
+// floor(100 / (backlinks + 1)).
+int priority_for_backlinks(std::uint32_t backlinks);
+// The 64-bit key of a canonical URL in the seen-set (never 0).
+std::uint64_t url_key(std::string_view canonical_url);
+
+enum class UrlState : std::uint8_t {
+  None = 0,
+  Queued,    // in a host window (memory and database)
+  Pending,   // queued, outside the window, insert not yet committed (memory)
+  Spilled,   // queued, in the database only
+  InFlight,  // being fetched or analysed
+  Done,      // fetched (whatever the outcome)
+  Dropped,   // never to be fetched (robots.txt, bounds)
+};
+
+// Open addressing with linear probing over 24-byte slots.
+class SeenSet {
+ public:
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t backlinks = 0;
+    std::uint32_t host = 0;
+    std::uint32_t seq = 0;
+    std::uint16_t depth = 0;
+    UrlState state = UrlState::None;
+    std::uint8_t pad = 0;
+  };
+  SeenSet();
+  Slot* find(std::uint64_t key);
+  // The slot for key, inserting an empty one (state None) when absent.
+  Slot* insert(std::uint64_t key);
+  std::size_t size() const { return size_; }
+  std::size_t memory_bytes() const { return slots_.size() * sizeof(Slot); }
+
+ private:
+  void grow();
+  std::vector<Slot> slots_;
+  std::size_t size_ = 0;
+};
+
+struct FrontierEntry {
+  std::string url;  // canonical
+  std::uint64_t key = 0;
+  std::uint32_t host = 0;
+  std::uint32_t seq = 0;  // discovery order
+  std::uint32_t backlinks = 0;
+  std::uint16_t depth = 0;
+  std::uint8_t redirects = 0;  // redirect hops that led here
+  std::uint8_t attempts = 0;   // failed attempts so far (retries)
+  std::uint64_t job = 0;       // store job carrying its insert
+  int priority() const { return priority_for_backlinks(backlinks); }
+};
+
+// What the store must persist, in the order given.
+struct FrontierOp {
+  enum Kind : std::uint8_t { Insert, Reprioritize, Remove };
+  Kind kind = Insert;
+  std::string url;
+  std::uint32_t host = 0;
+  std::uint32_t seq = 0;
+  std::uint32_t backlinks = 0;
+  std::uint16_t depth = 0;
+  std::uint8_t redirects = 0;
+  UrlState final_state = UrlState::Done;  // Remove only
+};
+
+// Reads queued entries of one host back from the database, best first
+// (ORDER BY priority, seq), skipping `offset`.
+class FrontierSpill {
+ public:
+  virtual ~FrontierSpill() = default;
+  virtual std::vector<FrontierEntry> load(std::uint32_t host, std::size_t limit, std::size_t offset) = 0;
+};
+
+struct FrontierOptions {
+  std::size_t window_per_host = 32;        // entries kept in memory per host (at most)
+  std::size_t window_budget = 64 * 1024;   // entries kept in memory overall (soft)
+  int max_depth = -1;                      // links deeper than this are refused; -1 = unbounded
+};
+
+class Frontier {
+ public:
+  Frontier(HostQueue& hosts, FrontierSpill* spill, const FrontierOptions& options);
+
+  enum class Added { Queued, Known, Refused };
+  // Offers a URL found on a page (or a seed, or a redirect target).
+  // count_backlink: one more page links to it. `job` is the store job that
+  // will carry the ops appended to *ops.
+  Added add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
+            bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops);
+
+  // The best entry among the hosts politeness allows now. The entry is
+  // InFlight until finish() or retry().
+  std::optional<FrontierEntry> pop(Clock::time_point now);
+  // The earliest time a waiting host becomes ready (max() if none).
+  Clock::time_point next_ready() const;
+  // Hosts whose robots.txt must be fetched before their queue can move.
+  std::vector<std::uint32_t> take_robots_requests();
+
+  // The entry is finished for good: Done (fetched) or Dropped.
+  void finish(const FrontierEntry& e, UrlState final_state, std::vector<FrontierOp>* ops);
+  // The entry goes back to its host's queue (a retry after an error).
+  void retry(FrontierEntry e);
+  // Something about the host changed (robots known, a transfer finished, a
+  // delay imposed): re-evaluates where it stands.
+  void host_changed(std::uint32_t host, Clock::time_point now);
+  // The store committed every job up to `job`: pending entries it carried
+  // leave memory.
+  void committed(std::uint64_t job);
+
+  // Resume: a URL as stored.
+  void restore(std::uint64_t key, UrlState state, std::uint32_t host, std::uint32_t seq, std::uint32_t backlinks,
+               std::uint16_t depth);
+  void set_next_seq(std::uint32_t seq) { next_seq_ = seq; }
+  // After restore(): schedules every host with queued work.
+  void restart(Clock::time_point now);
+
+  std::size_t queued() const { return queued_; }
+  std::size_t seen() const { return seen_.size(); }
+  std::size_t in_memory() const { return window_entries_ + pending_entries_; }
+  bool empty() const { return queued_ == 0; }
+  std::uint32_t backlinks(std::string_view url);
+  UrlState state(std::string_view url);
+
+ private:
+  using Key = std::pair<int, std::uint32_t>;  // (priority, seq)
+  enum class Where : std::uint8_t { None, Ready, Waiting, Parked };
+  struct HostWork {
+    std::map<Key, FrontierEntry> window;
+    std::map<Key, FrontierEntry> pending;
+    std::size_t spilled = 0;
+    Where where = Where::None;
+    Key ready_key{};
+    Clock::time_point wait_until{};
+    bool robots_requested = false;
+    bool listed_pending = false;
+  };
+
+  HostWork& work(std::uint32_t host);
+  void unschedule(std::uint32_t host);
+  void schedule(std::uint32_t host, Clock::time_point now);
+  void refill(std::uint32_t host);
+  std::size_t window_limit() const;
+  // Puts an entry (in no container) where it belongs: window or outside.
+  void place(std::uint32_t host, FrontierEntry e);
+  // An entry leaving the window: pending until committed, then spilled.
+  void demote(std::uint32_t host, FrontierEntry e);
+  void touch(std::uint32_t host);
+
+  HostQueue& hosts_;
+  FrontierSpill* spill_;
+  FrontierOptions options_;
+  SeenSet seen_;
+  std::vector<HostWork> work_;
+  std::set<std::pair<Key, std::uint32_t>> ready_;
+  std::set<std::pair<Clock::time_point, std::uint32_t>> waiting_;
+  std::vector<std::uint32_t> robots_requests_;
+  std::vector<std::uint32_t> pending_hosts_;
+  std::uint32_t next_seq_ = 1;
+  std::uint64_t committed_job_ = 0;
+  std::size_t queued_ = 0;
+  std::size_t window_entries_ = 0;
+  std::size_t pending_entries_ = 0;
+};
+
+}  // namespace cronista::crawler

@@ -1,0 +1,247 @@
+// The frontier's order (priority by backlinks, FIFO ties), its per-host
+// scheduling under politeness, and its bounds.
+#include "crawler/frontier.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "crawler/crawl_store.h"
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+
+namespace cronista::crawler {
+namespace {
+
+struct Fixture {
+  explicit Fixture(PolitenessOptions p = zero_delay(), FrontierOptions f = {}) : hosts(p), frontier(hosts, nullptr, f) {}
+  static PolitenessOptions zero_delay() {
+    PolitenessOptions p;
+    p.delay = std::chrono::milliseconds(0);
+    p.host_connections = 4;
+    return p;
+  }
+  std::uint32_t host(const std::string& authority) {
+    const auto id = hosts.intern(authority, "http://" + authority);
+    hosts.set_robots(id, RobotsRules::allow_all(), "test", std::chrono::hours(1), Clock::now());
+    frontier.host_changed(id, Clock::now());
+    return id;
+  }
+  Frontier::Added add(const std::string& url, std::uint32_t h, bool backlink = true, std::uint16_t depth = 1) {
+    return frontier.add(url, h, depth, 0, backlink, 1, &ops);
+  }
+  std::vector<std::string> drain() {
+    std::vector<std::string> out;
+    while (auto e = frontier.pop(Clock::now())) {
+      out.push_back(e->url);
+      frontier.finish(*e, UrlState::Done, &ops);
+    }
+    return out;
+  }
+  HostQueue hosts;
+  Frontier frontier;
+  std::vector<FrontierOp> ops;
+};
+
+TEST(Frontier, PriorityIsAHundredOverBacklinksPlusOne) {
+  EXPECT_EQ(priority_for_backlinks(0), 100);
+  EXPECT_EQ(priority_for_backlinks(1), 50);
+  EXPECT_EQ(priority_for_backlinks(2), 33);
+  EXPECT_EQ(priority_for_backlinks(3), 25);
+  EXPECT_EQ(priority_for_backlinks(99), 1);
+  EXPECT_EQ(priority_for_backlinks(100), 0);
+  EXPECT_EQ(priority_for_backlinks(4000000000u), 0);
+}
+
+TEST(Frontier, EqualPrioritiesComeOutInDiscoveryOrder) {
+  Fixture f;
+  auto h = f.host("pt.wikipedia.org");
+  for (const char* p : {"/wiki/Lisboa", "/wiki/Porto", "/wiki/Braga", "/wiki/Faro"})
+    f.add(std::string("https://pt.wikipedia.org") + p, h);
+  EXPECT_EQ(f.drain(), (std::vector<std::string>{"https://pt.wikipedia.org/wiki/Lisboa", "https://pt.wikipedia.org/wiki/Porto",
+                                                 "https://pt.wikipedia.org/wiki/Braga", "https://pt.wikipedia.org/wiki/Faro"}));
+}
+
+TEST(Frontier, AQueuedUrlMovesUpWhenBacklinksArrive) {
+  Fixture f;
+  auto h = f.host("a.pt");
+  f.add("http://a.pt/1", h);
+  f.add("http://a.pt/2", h);
+  f.add("http://a.pt/3", h);
+  EXPECT_EQ(f.add("http://a.pt/3", h), Frontier::Added::Known);
+  f.add("http://a.pt/3", h);
+  f.add("http://a.pt/2", h);
+  EXPECT_EQ(f.frontier.backlinks("http://a.pt/3"), 3u);
+  EXPECT_EQ(f.drain(), (std::vector<std::string>{"http://a.pt/3", "http://a.pt/2", "http://a.pt/1"}));
+  // The store was told to move them up.
+  int reprioritized = 0;
+  for (const auto& op : f.ops) reprioritized += op.kind == FrontierOp::Reprioritize;
+  EXPECT_EQ(reprioritized, 3);
+}
+
+TEST(Frontier, ADownloadedUrlIsNeverQueuedAgain) {
+  Fixture f;
+  auto h = f.host("a.pt");
+  f.add("http://a.pt/", h);
+  EXPECT_EQ(f.drain().size(), 1u);
+  EXPECT_EQ(f.add("http://a.pt/", h), Frontier::Added::Known);
+  EXPECT_TRUE(f.drain().empty());
+  EXPECT_EQ(f.frontier.state("http://a.pt/"), UrlState::Done);
+}
+
+TEST(Frontier, AHostThatMustWaitDoesNotStallTheOthers) {
+  PolitenessOptions p;
+  p.delay = std::chrono::milliseconds(60000);
+  Fixture f(p);
+  auto slow = f.host("lento.pt");
+  auto fast = f.host("rapido.pt");
+  f.add("http://lento.pt/1", slow);
+  f.add("http://lento.pt/2", slow);
+  f.add("http://lento.pt/2", slow);  // best priority of all
+  f.add("http://rapido.pt/1", fast);
+  const auto now = Clock::now();
+  auto first = f.frontier.pop(now);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->url, "http://lento.pt/2");
+  f.hosts.on_dispatch(first->host, now);
+  f.frontier.host_changed(first->host, now);
+  auto second = f.frontier.pop(now);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->url, "http://rapido.pt/1");
+  f.hosts.on_dispatch(second->host, now);
+  f.frontier.host_changed(second->host, now);
+  EXPECT_FALSE(f.frontier.pop(now));  // lento.pt must wait a minute
+  f.hosts.on_finish(first->host);
+  f.frontier.host_changed(first->host, now);
+  EXPECT_FALSE(f.frontier.pop(now));
+  EXPECT_GT(f.frontier.next_ready(), now + std::chrono::seconds(59));
+  auto later = f.frontier.pop(now + std::chrono::seconds(61));
+  ASSERT_TRUE(later);
+  EXPECT_EQ(later->url, "http://lento.pt/1");
+}
+
+TEST(Frontier, AHostWaitsForItsRobotsTxt) {
+  Fixture f;
+  const auto h = f.hosts.intern("novo.pt", "http://novo.pt");
+  f.add("http://novo.pt/a", h);
+  EXPECT_FALSE(f.frontier.pop(Clock::now()));
+  EXPECT_EQ(f.frontier.take_robots_requests(), std::vector<std::uint32_t>{h});
+  f.hosts.robots_fetching(h);
+  f.hosts.set_robots(h, RobotsRules::allow_all(), "404", std::chrono::hours(1), Clock::now());
+  f.frontier.host_changed(h, Clock::now());
+  auto e = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->url, "http://novo.pt/a");
+}
+
+TEST(Frontier, DepthAndPerHostBoundsRefuseNewUrls) {
+  PolitenessOptions p = Fixture::zero_delay();
+  p.max_urls_per_host = 3;
+  FrontierOptions fo;
+  fo.max_depth = 2;
+  Fixture f(p, fo);
+  auto h = f.host("armadilha.pt");
+  EXPECT_EQ(f.add("http://armadilha.pt/d3", h, true, 3), Frontier::Added::Refused);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(f.add("http://armadilha.pt/" + std::to_string(i), h), Frontier::Added::Queued);
+  EXPECT_EQ(f.add("http://armadilha.pt/mais", h), Frontier::Added::Refused);
+  EXPECT_EQ(f.frontier.queued(), 3u);
+}
+
+TEST(Frontier, ARetriedEntryComesBack) {
+  Fixture f;
+  auto h = f.host("a.pt");
+  f.add("http://a.pt/x", h);
+  auto e = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(e);
+  EXPECT_EQ(f.frontier.queued(), 0u);
+  e->attempts = 1;
+  f.frontier.retry(*e);
+  auto again = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->url, "http://a.pt/x");
+  EXPECT_EQ(again->attempts, 1);
+}
+
+TEST(SeenSet, HoldsManyKeysCompactly) {
+  SeenSet s;
+  for (std::uint64_t k = 1; k <= 200000; ++k) s.insert(k * 0x9E3779B97F4A7C15ull)->backlinks = static_cast<std::uint32_t>(k);
+  EXPECT_EQ(s.size(), 200000u);
+  for (std::uint64_t k = 1; k <= 200000; k += 997) {
+    auto* slot = s.find(k * 0x9E3779B97F4A7C15ull);
+    ASSERT_NE(slot, nullptr);
+    EXPECT_EQ(slot->backlinks, k);
+  }
+  EXPECT_EQ(s.find(12345), nullptr);
+  EXPECT_LE(s.memory_bytes(), 200000u * 24 * 3);
+}
+
+}  // namespace
+}  // namespace cronista::crawler
+
+namespace cronista::crawler {
+namespace {
+
+// With a window of four entries per host, most of the queue lives in the
+// database; the order must still be exactly (priority, discovery).
+void check_order_with_spill(bool commit_between_rounds) {
+  testing::TempDir tmp;
+  auto store = CrawlStore::open((tmp / "f.db").string(), CrawlStoreOptions{});
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE((*store)->begin_run(RunInfo{0, "general", "1939", "1945", "", 0.99}, 0).ok());
+  std::atomic<std::uint64_t> committed{0};
+  ASSERT_TRUE((*store)->start([&](std::uint64_t j) { committed = j; }).ok());
+
+  PolitenessOptions p = Fixture::zero_delay();
+  HostQueue hosts(p);
+  FrontierOptions fo;
+  fo.window_per_host = 4;
+  fo.window_budget = 4;
+  Frontier frontier(hosts, (*store)->spill(), fo);
+  const auto h = hosts.intern("arquivo.pt", "http://arquivo.pt");
+  hosts.set_robots(h, RobotsRules::allow_all(), "test", std::chrono::hours(1), Clock::now());
+
+  std::uint64_t job = 1;
+  StoreJob first;
+  first.hosts.push_back(HostRow{h, "arquivo.pt", "http://arquivo.pt", "", 0});
+  // 60 URLs; URL i gets i % 7 extra backlinks, spread over several jobs.
+  for (int i = 0; i < 60; ++i)
+    frontier.add("http://arquivo.pt/" + std::to_string(i), h, 1, 0, true, job, &first.ops);
+  (*store)->submit(std::move(first));
+  for (int round = 1; round < 7; ++round) {
+    StoreJob more;
+    ++job;
+    for (int i = 0; i < 60; ++i)
+      if (i % 7 >= round) frontier.add("http://arquivo.pt/" + std::to_string(i), h, 1, 0, true, job, &more.ops);
+    (*store)->submit(std::move(more));
+    if (commit_between_rounds) {
+      // Spilled entries are then bumped in the database, not in memory.
+      while (committed.load() < job) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      frontier.committed(committed.load());
+    }
+  }
+  while (committed.load() < job) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  frontier.committed(committed.load());
+  EXPECT_LE(frontier.in_memory(), 4u);
+
+  std::vector<int> got;
+  while (auto e = frontier.pop(Clock::now())) {
+    got.push_back(std::stoi(e->url.substr(std::string("http://arquivo.pt/").size())));
+    StoreJob done;
+    frontier.finish(*e, UrlState::Done, &done.ops);
+    (*store)->submit(std::move(done));
+  }
+  std::vector<int> expected(60);
+  for (int i = 0; i < 60; ++i) expected[i] = i;
+  std::stable_sort(expected.begin(), expected.end(), [](int a, int b) {
+    return priority_for_backlinks(1 + a % 7) < priority_for_backlinks(1 + b % 7);
+  });
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE((*store)->finish("test").ok());
+}
+
+TEST(Frontier, KeepsItsOrderWhenMostOfTheQueueLivesInTheDatabase) { check_order_with_spill(false); }
+TEST(Frontier, KeepsItsOrderWhenSpilledEntriesGainBacklinks) { check_order_with_spill(true); }
+
+}  // namespace
+}  // namespace cronista::crawler
