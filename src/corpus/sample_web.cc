@@ -474,6 +474,10 @@ void Generator::plan_structure() {
     std::set<int> facts_seen;
     for (int id : ids)
       if (facts_seen.insert(pages_[id].fact).second) p.items.push_back(id);
+    std::stable_sort(p.items.begin(), p.items.end(), [&](int a, int b) {
+      return c_.facts[static_cast<std::size_t>(pages_[a].fact)].when.span.first <
+             c_.facts[static_cast<std::size_t>(pages_[b].fact)].when.span.first;
+    });
     year_page_[y] = add_page(p);
     pages_[years_id].items.push_back(year_page_[y]);
   }
