@@ -133,6 +133,17 @@ TEST(CollectionBuilder, StoresEveryReadableDocumentWithItsAnalysis) {
   EXPECT_EQ(skipped, 3);
 }
 
+TEST(CollectionBuilder, ReportsProgressWithRatesAndEta) {
+  testing::TempDir tmp;
+  auto b = build(data("wpt03/amostra.wpt03"), CollectionFormat::Wpt03, (tmp / "c.db").string());
+  ASSERT_FALSE(b.log.empty());
+  const std::string& last = b.log.back();
+  EXPECT_NE(last.find("3 documents built, 0 skipped"), std::string::npos) << last;
+  EXPECT_NE(last.find("docs/s"), std::string::npos) << last;
+  EXPECT_NE(last.find("MB/s"), std::string::npos) << last;
+  EXPECT_NE(last.find("ETA"), std::string::npos) << last;
+}
+
 TEST(CollectionBuilder, ASecondRunSkipsEverythingAlreadyBuilt) {
   testing::TempDir tmp;
   const std::string db_path = (tmp / "c.db").string();
