@@ -236,6 +236,19 @@ TEST(CollectionBuilder, HtmlFoldersGetDatesFromThePageAndStoreLinks) {
   EXPECT_EQ(count(*db, "SELECT count(*) FROM documents WHERE title = 'Feira do livro'"), 1);
 }
 
+TEST(CollectionBuilder, HtmlInJsonIsReadAsUnicodeWhateverItsMetaCharsetSays) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "h.jsonl",
+                      "{\"id\": \"p\", \"html\": \"<html><head><meta charset=\\\"iso-8859-1\\\"><title>Eleições "
+                      "de 1999</title></head><body><p>Votação em Março de 1999.</p></body></html>\"}\n");
+  const std::string db_path = (tmp / "c.db").string();
+  auto b = build((tmp / "h.jsonl").string(), CollectionFormat::Jsonl, db_path);
+  EXPECT_EQ(b.stats.documents_built, 1u);
+  auto db = store::Database::open(db_path, true);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(count(*db, "SELECT count(*) FROM documents WHERE title = 'Eleições de 1999'"), 1);
+}
+
 TEST(CollectionBuilder, DecodesLatin1TextFiles) {
   testing::TempDir tmp;
   const std::string db_path = (tmp / "c.db").string();
