@@ -139,6 +139,7 @@ class Build {
     reader_thread.join();
     for (std::thread& t : workers) t.join();
     writer_thread.join();
+    report_progress();  // the final figures, whatever the interval
 
     if (error_.ok() && !reader_->status().ok()) error_ = reader_->status();
     if (error_.ok() && xml_) error_ = xml_->finish(db_);
