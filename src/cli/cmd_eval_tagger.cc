@@ -84,16 +84,19 @@ int cmd_eval_tagger(int argc, char** argv) {
       if (wanted(d->id)) docs.push_back(std::move(*d));
     }
     reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::TimeML, **tagger, errors));
+    reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::to_string(tml.size()) + " .tml files";
   }
-  if (!xml.empty()) {
+  // One report per HAREM file: the collections follow different guidelines
+  // (the First HAREM tags only calendar dates, not deictic words).
+  for (const auto& f : xml) {
+    auto d = corpus::read_harem(f);
+    if (!d.ok()) return fail("eval-tagger", d.status().message());
     std::vector<corpus::GoldDocument> docs;
-    for (const auto& f : xml) {
-      auto d = corpus::read_harem(f);
-      if (!d.ok()) return fail("eval-tagger", d.status().message());
-      for (auto& doc : *d)
-        if (wanted(doc.id)) docs.push_back(std::move(doc));
-    }
+    for (auto& doc : *d)
+      if (wanted(doc.id)) docs.push_back(std::move(doc));
+    if (docs.empty()) continue;
     reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::Harem, **tagger, errors));
+    reports.back().name = fs::path(f).filename().string();
   }
   std::string text;
   if (format == "json") {

@@ -31,6 +31,7 @@ std::string render_tags(std::string_view input, const std::vector<temporal::Temp
     doc["dct"] = dct ? nlohmann::ordered_json(dct->to_string()) : nlohmann::ordered_json(nullptr);
     auto list = nlohmann::ordered_json::array();
     for (const auto& e : found) {
+      if (!e.in_timeml) continue;
       nlohmann::ordered_json j;
       j["start"] = e.start;
       j["end"] = e.end;
@@ -58,6 +59,7 @@ std::string render_tags(std::string_view input, const std::vector<temporal::Temp
   std::size_t pos = 0;
   int id = 0;
   for (const auto& e : found) {
+    if (!(harem ? e.in_harem : e.in_timeml)) continue;
     const std::size_t s = harem ? e.harem_start : e.start;
     const std::size_t t = harem ? e.harem_end : e.end;
     if (s < pos || t > input.size()) continue;

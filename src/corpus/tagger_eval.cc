@@ -92,6 +92,7 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
     auto found = tagger.tag(doc.text, doc.dct);
     std::vector<Item> sys;
     for (const auto& e : found) {
+      if (!(harem ? e.in_harem : e.in_timeml)) continue;
       Item it{harem ? e.harem_start : e.start, harem ? e.harem_end : e.end,
               harem ? harem_label(e) : std::string(temporal::to_string(e.type)), e.value, "", -1, false};
       bool omitted = false;
@@ -211,8 +212,9 @@ std::string format_report_text(const EvalReport& r, bool errors) {
   std::string out;
   char buf[512];
   const bool harem = r.scheme == GoldScheme::Harem;
-  std::snprintf(buf, sizeof buf, "%s gold: %ld documents, %ld expressions; system: %ld expressions\n",
-                harem ? "HAREM" : "TimeML", r.documents, r.overall.gold, r.overall.system);
+  std::snprintf(buf, sizeof buf, "%s gold%s%s: %ld documents, %ld expressions; system: %ld expressions\n",
+                harem ? "HAREM" : "TimeML", r.name.empty() ? "" : " ", r.name.c_str(), r.documents, r.overall.gold,
+                r.overall.system);
   out += buf;
   out += "              precision  recall     F1\n";
   std::snprintf(buf, sizeof buf, "  strict      %.3f      %.3f      %.3f\n", r.overall.strict_precision(),
@@ -264,6 +266,7 @@ std::string format_report_json(const std::vector<EvalReport>& reports, bool erro
   for (const auto& r : reports) {
     nlohmann::ordered_json j;
     j["scheme"] = r.scheme == GoldScheme::Harem ? "harem" : "timeml";
+    j["name"] = r.name;
     j["documents"] = r.documents;
     j["overall"] = counts(r.overall);
     if (r.scheme == GoldScheme::TimeML) {

@@ -53,6 +53,7 @@ struct EvalError {
 
 struct EvalReport {
   GoldScheme scheme = GoldScheme::TimeML;
+  std::string name;  // what was scored (file name), for the report's title
   long documents = 0;
   MatchCounts overall;
   std::map<std::string, MatchCounts> per_type;

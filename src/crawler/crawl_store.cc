@@ -193,7 +193,11 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
         return st;
     }
   }
+  // WAL with synchronous=NORMAL survives a killed process (what --resume
+  // needs), not a power cut; a bigger page cache keeps the URL indexes of a
+  // million-URL frontier in memory.
   s->db_.exec("PRAGMA synchronous=NORMAL");
+  s->db_.exec("PRAGMA cache_size=-32768");
   auto reader = store::Database::open(db_path, /*read_only=*/true);
   if (!reader.ok()) return reader.status();
   s->spill_ = std::make_unique<Spill>(std::move(*reader));
@@ -349,8 +353,27 @@ Status CrawlStore::start(std::function<void(std::uint64_t)> on_commit) {
   return Status::Ok();
 }
 
+namespace {
+
+std::size_t estimate_bytes(const StoreJob& job) {
+  std::size_t n = sizeof(StoreJob) + job.ops.size() * sizeof(FrontierOp) + job.hosts.size() * sizeof(HostRow);
+  for (const FrontierOp& op : job.ops) n += op.url.capacity();
+  if (const PageRecord* p = job.page.get()) {
+    n += sizeof(PageRecord) + p->headers.size() + p->body.capacity() + p->doc.text.capacity() +
+         p->warc_request.size() + p->warc_response_head.size();
+    n += p->expressions.size() * (sizeof(temporal::TemporalExpression) + 16);
+    n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
+    for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
+  }
+  return n;
+}
+
+}  // namespace
+
 std::uint64_t CrawlStore::submit(StoreJob job) {
+  job.bytes = estimate_bytes(job);
   std::lock_guard lk(mu_);
+  queue_bytes_ += job.bytes;
   job.id = next_job_++;
   const std::uint64_t id = job.id;
   queue_.push_back(std::move(job));
@@ -361,6 +384,11 @@ std::uint64_t CrawlStore::submit(StoreJob job) {
 std::size_t CrawlStore::backlog() const {
   std::lock_guard lk(mu_);
   return queue_.size();
+}
+
+std::size_t CrawlStore::backlog_bytes() const {
+  std::lock_guard lk(mu_);
+  return queue_bytes_;
 }
 
 Status CrawlStore::error() const {
@@ -517,7 +545,10 @@ void CrawlStore::writer_loop() {
       if (status.ok() && !failed_) status = apply(job, &order_lines);
       last = job.id;
       ++n;
+      const std::size_t bytes = job.bytes;
+      job = StoreJob{};  // free it before taking the lock
       lk.lock();
+      queue_bytes_ -= bytes;
       if (std::chrono::steady_clock::now() >= deadline) break;
     }
     lk.unlock();

@@ -84,6 +84,7 @@ struct HostRow {
 
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
+  std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
@@ -136,8 +137,10 @@ class CrawlStore {
   Status start(std::function<void(std::uint64_t committed_job)> on_commit);
   // Queues a job; returns its id. Thread-safe.
   std::uint64_t submit(StoreJob job);
-  // Jobs waiting to be written (back-pressure for the crawl loop).
+  // Jobs waiting to be written, and an estimate of the memory they hold
+  // (back-pressure for the crawl loop).
   std::size_t backlog() const;
+  std::size_t backlog_bytes() const;
   std::uint64_t committed() const { return committed_.load(); }
   // Writes everything queued, closes the run (end reason), the WARC and the
   // order file, stops the writer. The first write error, if any.
@@ -170,6 +173,7 @@ class CrawlStore {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<StoreJob> queue_;
+  std::size_t queue_bytes_ = 0;
   std::uint64_t next_job_ = 1;
   bool stopping_ = false;
   std::thread writer_;

@@ -216,6 +216,8 @@ bool inflate_all(std::string_view data, int window_bits, std::string* out) {
 
 bool looks_gzip(std::string_view body) { return body.size() >= 3 && body.substr(0, 3) == "\x1f\x8b\x08"; }
 
+bool looks_zstd(std::string_view body) { return body.size() >= 4 && body.substr(0, 4) == "\x28\xb5\x2f\xfd"; }
+
 bool looks_deflate(std::string_view body) {
   std::string probe;
   // A whole body that inflates as zlib or raw deflate is still encoded.
@@ -266,6 +268,8 @@ std::string adjust_response_head(std::string_view head, std::string_view body, B
       } else if (coding == BodyCoding::kAuto) {
         if (icontains(value, "gzip")) rename = !looks_gzip(body);
         else if (icontains(value, "deflate")) rename = !looks_deflate(body);
+        else if (icontains(value, "zstd")) rename = !looks_zstd(body);
+        else rename = true;  // br and others: no magic number; HTTP clients decode them
       }
     }
     if (rename) out += "X-Cronista-Orig-";

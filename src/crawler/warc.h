@@ -51,7 +51,8 @@ std::string warc_sha1_digest(std::string_view data);
 // How the body handed to the writer relates to the response head's
 // Content-Encoding (a transfer-encoding is always taken as removed).
 enum class BodyCoding {
-  kAuto,     // gzip/deflate bodies are checked; other codings taken as sent
+  kAuto,     // gzip, deflate and zstd are recognised by their bytes; other
+             // codings (br) are taken as decoded, as libcurl does with them
   kDecoded,  // the body was content-decoded (e.g. by libcurl's ACCEPT_ENCODING)
   kAsSent,   // the body is exactly what the server sent, minus chunking
 };

@@ -48,6 +48,11 @@ struct TemporalExpression {
   // False when the value could not be fully determined (no DCT for a deictic
   // expression, no anchor for an anaphoric one, a vague reference).
   bool resolved = true;
+  // The annotation schemes that count this expression: some are TIMEX3s but
+  // not HAREM entities ("agora"), others HAREM entities without a TIMEX3
+  // reading ("às vezes", "mais tarde").
+  bool in_timeml = true;
+  bool in_harem = true;
 };
 
 }  // namespace cronista::temporal

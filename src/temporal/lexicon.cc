@@ -124,7 +124,7 @@ Status Lexicon::add_file(std::string_view name, std::string_view content) {
 }
 
 const std::vector<LexEntry>* Lexicon::lookup(std::string_view phrase) const {
-  auto it = entries_.find(std::string(phrase));
+  auto it = entries_.find(phrase);
   return it == entries_.end() ? nullptr : &it->second;
 }
 

@@ -53,7 +53,12 @@ class Lexicon {
   Result<std::string> expand_tag(const std::string& name, int depth) const;
   Result<std::string> expand_depth(std::string_view pattern, int depth) const;
 
-  std::unordered_map<std::string, std::vector<LexEntry>> entries_;
+  // Transparent hashing: lookups by string_view allocate nothing.
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::vector<LexEntry>, Hash, std::equal_to<>> entries_;
   std::unordered_map<std::string, std::vector<std::string>> classes_;
   std::unordered_map<std::string, std::string> regexes_;
   std::size_t max_words_ = 1;

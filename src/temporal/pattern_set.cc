@@ -135,6 +135,14 @@ Result<std::vector<Pattern>> parse_pattern_file(std::string_view name, std::stri
       p.frequency = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || p.frequency < 0)
         return R::Error(where(line_no) + "freq must be a non-negative integer");
+    } else if (key == "scheme") {
+      if (rest == "both") p.in_timeml = p.in_harem = true;
+      else if (rest == "timeml") p.in_timeml = true, p.in_harem = false;
+      else if (rest == "harem") p.in_timeml = false, p.in_harem = true;
+      else return R::Error(where(line_no) + "scheme must be both, timeml or harem, not '" + std::string(rest) + "'");
+    } else if (key == "unless-next") {
+      if (rest.empty()) return R::Error(where(line_no) + "unless-next needs a class name");
+      p.unless_next = std::string(rest);
     } else if (key == "example") {
       p.examples.push_back(std::string(rest));
     } else {
@@ -164,6 +172,8 @@ std::string format_pattern_file(const std::vector<Pattern>& patterns, std::strin
     out += "harem " + std::string(to_string(p.harem_type));
     if (p.harem_subtype != HaremSubtype::None) out += " " + std::string(to_string(p.harem_subtype));
     out += "\nfreq " + std::to_string(p.frequency) + "\n";
+    if (!p.in_timeml || !p.in_harem) out += std::string("scheme ") + (p.in_timeml ? "timeml" : "harem") + "\n";
+    if (!p.unless_next.empty()) out += "unless-next " + p.unless_next + "\n";
     for (const auto& e : p.examples) out += "example " + e + "\n";
   }
   return out;
@@ -204,12 +214,14 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   RE2::Options set_opt = opt;
   set_opt.set_max_mem(int64_t{24} << 20);
   set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
-  std::string combined = "[^\\p{L}\\p{N}](";
+  std::string combined = "[^\\p{L}\\p{N}](?:";
   // Rank: the last pattern (the curated layer comes last) wins ties, so
   // patterns are stored in reverse and the lowest index wins.
   std::reverse(patterns.begin(), patterns.end());
   for (std::size_t i = 0; i < patterns.size(); ++i) {
     const Pattern& p = patterns[i];
+    if (!p.unless_next.empty() && lexicon.phrases(p.unless_next).empty())
+      return R::Error(p.source + ": unless-next names unknown class '" + p.unless_next + "'");
     auto rx = lexicon.expand(p.regex);
     if (!rx.ok()) return R::Error(p.source + ": " + rx.status().message());
     RE2 check(*rx, opt);
@@ -228,16 +240,25 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
 }
 
 bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
+  // Only the whole match is asked for: RE2 then needs its DFAs alone, no
+  // submatch engine. The match is one boundary character, the expression,
+  // one boundary character; both boundaries are cut off here.
+  const re2::StringPiece whole(text.data(), text.size());
   while (from < text.size()) {
-    re2::StringPiece sub[2];
-    const re2::StringPiece whole(text.data(), text.size());
-    if (!combined_->Match(whole, from, text.size(), RE2::UNANCHORED, sub, 2)) return false;
-    m->start = static_cast<std::size_t>(sub[1].data() - text.data());
-    m->end = m->start + sub[1].size();
+    re2::StringPiece found;
+    if (!combined_->Match(whole, from, text.size(), RE2::UNANCHORED, &found, 1)) return false;
+    std::size_t a = static_cast<std::size_t>(found.data() - text.data());
+    std::size_t b = a + found.size();
+    const unsigned char lead = static_cast<unsigned char>(text[a]);
+    a += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+    --b;
+    while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+    m->start = a;
+    m->end = b;
     std::vector<int> hits;
-    set_->Match(sub[1], &hits);
+    set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
     if (hits.empty()) {  // cannot happen: the span matched one alternative
-      from = m->end;
+      from = b > from ? b : from + 1;
       continue;
     }
     m->pattern = *std::min_element(hits.begin(), hits.end());

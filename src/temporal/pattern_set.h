@@ -35,6 +35,12 @@ struct Pattern {
   HaremType harem_type = HaremType::CalendarRef;
   HaremSubtype harem_subtype = HaremSubtype::Date;
   long frequency = 0;
+  // Which annotation schemes produce this expression ("scheme both|timeml|harem").
+  bool in_timeml = true;
+  bool in_harem = true;
+  // "unless-next CLASS": the match is dropped when the next word belongs to
+  // lexicon class CLASS ("depois" alone is a time, "depois de" a preposition).
+  std::string unless_next;
   std::vector<std::string> examples;
   std::string source;  // file:line of the record
 };

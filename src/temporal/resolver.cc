@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "temporal/calendar.h"
+#include "temporal/tense.h"
 
 namespace cronista::temporal {
 
@@ -81,6 +82,7 @@ struct Facts {
   bool set_quant = false;
   bool vezes = false;      // "três vezes por semana"
   int numbers_unused = 0;  // numbers that took no role
+  bool period = false;     // "período": the period under discussion
   bool outer_year = false; // a second unit, the year, qualifies the first ("trimestre do ano passado")
 };
 
@@ -119,6 +121,48 @@ std::string duration_value(double amount, bool vague, const std::string& unit) {
 }
 
 Anchor anchor_of(const Date& d) { return Anchor{d.year, d.month, d.day}; }
+
+std::size_t digits_at(std::string_view s, std::size_t i) {
+  std::size_t j = i;
+  while (j < s.size() && s[j] >= '0' && s[j] <= '9') ++j;
+  return j - i;
+}
+
+// 17h30, 17h, 17:30, 17.30, 17.30h, 9h30m, 9h30min.
+bool parse_clock(std::string_view w, int* h, int* m) {
+  std::size_t n = digits_at(w, 0);
+  if (n < 1 || n > 2 || n == w.size()) return false;
+  const int hour = static_cast<int>(to_long(w.substr(0, n)));
+  const char sep = w[n];
+  if (sep != 'h' && sep != ':' && sep != '.') return false;
+  std::size_t k = n + 1;
+  std::size_t md = digits_at(w, k);
+  if (md != 0 && md != 2) return false;
+  if (md == 0 && sep != 'h') return false;
+  const int minute = md ? static_cast<int>(to_long(w.substr(k, 2))) : 0;
+  k += md;
+  std::string_view rest = w.substr(k);
+  if (!(rest.empty() || rest == "h" || rest == "m" || rest == "min") || (sep == '.' && rest == "m")) return false;
+  if (hour > 24 || minute > 59) return false;
+  *h = hour, *m = minute;
+  return true;
+}
+
+// 6-vi-1944 (folded).
+bool parse_roman_month_date(std::string_view w, int* d, int* mo, int* y) {
+  std::size_t n = digits_at(w, 0);
+  if (n < 1 || n > 2 || n >= w.size() || (w[n] != '-' && w[n] != '.' && w[n] != '/')) return false;
+  const char sep = w[n];
+  std::size_t e = w.find(sep, n + 1);
+  if (e == std::string_view::npos) return false;
+  const int month = roman_value(w.substr(n + 1, e - n - 1));
+  std::size_t yd = digits_at(w, e + 1);
+  if (month < 1 || month > 12 || yd != 4 || e + 1 + yd != w.size()) return false;
+  *d = static_cast<int>(to_long(w.substr(0, n)));
+  *mo = month;
+  *y = static_cast<int>(to_long(w.substr(e + 1)));
+  return *d >= 1 && *d <= 31;
+}
 
 }  // namespace
 
@@ -335,14 +379,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         f.month = a, f.year = b;
         continue;
       }
-      // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m.
-      int h = -1, m = 0;
-      char sep = 0;
-      int got = std::sscanf(w.c_str(), "%d%c%d", &h, &sep, &m);
-      if (got >= 2 && (sep == 'h' || sep == ':' || sep == '.') && h >= 0 && h <= 24) {
-        if (got == 2) m = 0;
-        if (m < 0 || m > 59) continue;
+      // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m, 02.30.
+      if (int h = -1, m = -1; parse_clock(w, &h, &m)) {
         f.hour = h, f.minute = m;
+        continue;
+      }
+      // 6-VI-1944: a Roman month.
+      if (int d = -1, mo = -1, y = -1; parse_roman_month_date(w, &d, &mo, &y)) {
+        f.day = d, f.month = mo, f.year = y;
         continue;
       }
       // Ordinals written with digits: 1.º, 1º, 1ª.
@@ -384,7 +428,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         ++i;
         continue;
       }
-      if (!next_unit && i + 2 < n && (tk[i + 1].get("ORDINAL") || tk[i + 1].get("MOD_LAST")) && tk[i + 2].get("UNIT")) {
+      if (i + 2 < n && tk[i + 1].get("ORDINAL") && tk[i + 2].get("UNIT") && v == 1 && t.digits == 0) {
+        continue;  // "um segundo trimestre": an article
+      }
+      if (i + 2 < n && (tk[i + 1].get("ORDINAL") || tk[i + 1].get("MOD_LAST")) && tk[i + 2].get("UNIT")) {
         f.amount = static_cast<double>(v);
         f.unit = *tk[i + 2].get("UNIT");
         f.quantified_unit = true;
@@ -518,7 +565,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
           continue;
         }
       }
-      if (!f.unit.empty() || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
+      if (!f.unit.empty() || f.period || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
         if (*v == "Y") f.outer_year = true;
         continue;
       }
@@ -537,11 +584,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       continue;
     }
     if (t.get("MOD_NEXT")) {
-      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic;
+      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_LAST")) {
-      f.rel = -1, f.rel_kind = Facts::RelKind::Deictic;
+      f.rel = -1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_THIS")) {
@@ -549,11 +596,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       continue;
     }
     if (t.get("MOD_FOLLOWING")) {
-      f.rel = 1, f.rel_kind = Facts::RelKind::Anaphoric;
+      f.rel = 1, f.rel_kind = Facts::RelKind::Anaphoric, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_PREVIOUS")) {
-      f.rel = -1, f.rel_kind = Facts::RelKind::Anaphoric;
+      f.rel = -1, f.rel_kind = Facts::RelKind::Anaphoric, f.rel_this = false;
       continue;
     }
     if (t.get("MOD_SAME")) {
@@ -564,11 +611,16 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       f.position = *v;
       continue;
     }
+    if (t.get("PERIOD_WORD")) {
+      f.period = true;
+      continue;
+    }
     if (t.get("AGO")) { f.ago = true; continue; }
     if (t.get("AFTER")) { f.after = true; continue; }
     if (t.get("BEFORE")) { f.before = true; continue; }
     if (t.get("FROM_NOW")) { f.from_now = true; continue; }
     if (const std::string* v = t.get("SET_ADVERB")) { f.set_adverb = *v; continue; }
+    if (const std::string* v = t.get("FREQUENCY_WORD")) { f.set_adverb = *v; continue; }
     if (t.get("SET_QUANT")) { f.set_quant = true; continue; }
     if (t.get("VAGUE_QUANT")) {
       f.amount_vague = true;
@@ -586,6 +638,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
+  if (f.period && f.unit.empty() && f.quarter < 0 && ctx.quarter) f.unit = "Q";
+  // A quarter named without its number ("trimestre correspondente de 1988")
+  // is the one under discussion.
+  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter)
+    f.quarter = ctx.quarter->quarter;
+  if (f.outer_year || f.ago) res.shifted = true;
 
   // Reference points.
   const bool have_dct = ctx.dct.has_value();
@@ -707,6 +765,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     else if (f.month > 0) res.value = "XXXX-" + pad(f.month, 2);
     else if (!f.season.empty()) res.value = "XXXX-" + f.season;
     else if (!f.daypart.empty()) res.value = "XXXX-XX-XXT" + f.daypart;
+    else if (f.unit == "Q") res.value = "P" + std::to_string(f.amount > 0 ? static_cast<long>(f.amount) : 1) + "Q";
     else if (!f.unit.empty()) res.value = duration_value(f.amount > 0 ? f.amount : 1, false, f.unit);
     else res.value = "PX";
     return res;
@@ -841,13 +900,20 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     const long k = static_cast<long>(f.amount) * ((f.ago || f.before) ? -1 : 1);
-    if (f.unit == "Y" && ctx.anchor && ctx.anchor->quarter > 0) {
+    if (f.unit == "Y" && k == -1 && ctx.quarter) {
       // "há um ano" after a quarter was named: the same quarter a year before.
-      set_unit_value(Date{ctx.anchor->year + static_cast<int>(k), ctx.anchor->month, 1}, "Q");
+      set_unit_value(Date{ctx.quarter->year + static_cast<int>(k), ctx.quarter->month, 1}, "Q");
       return res;
     }
     Date d = shift_unit(*base, f.unit, k);
-    if (f.unit == "W" || f.unit == "F" || f.unit == "D") set_day(d);
+    // From an anchor known only to the year (or month), a shift by months or
+    // days cannot be finer than the anchor.
+    const bool coarse_year = anaphoric && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->month < 0;
+    const bool coarse_month = anaphoric && ctx.anchor && ctx.anchor->month > 0 && ctx.anchor->day < 0;
+    const bool day_unit = f.unit == "W" || f.unit == "F" || f.unit == "D";
+    if (coarse_year && (day_unit || f.unit == "M" || f.unit == "Q" || f.unit == "HALF")) set_year(ctx.anchor->year);
+    else if (coarse_month && day_unit) set_month(ctx.anchor->year, ctx.anchor->month);
+    else if (day_unit) set_day(d);
     else set_unit_value(d, f.unit);
     return res;
   }
@@ -864,14 +930,15 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.reference = Reference::Deictic;
       const int past = f.month <= dct.month ? dct.year : dct.year - 1;
       const int next = f.month >= dct.month ? dct.year : dct.year + 1;
-      if (f.rel > 0) year = f.month > dct.month ? dct.year : dct.year + 1;
-      else if (f.rel < 0) year = f.month < dct.month ? dct.year : dct.year - 1;
-      else if (ctx.tense > 0) year = next;
-      else if (ctx.tense < 0) year = past;
+      const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
+      if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
+      else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
+      else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
+        year = tense > 0 ? next : past;
       else {
         const int dp = (dct.year - past) * 12 + dct.month - f.month;
         const int dn = (next - dct.year) * 12 + f.month - dct.month;
-        year = dn < dp ? next : past;
+        year = dn + 2 < dp ? next : past;
       }
     } else if (ctx.anchor && ctx.anchor->year >= 0) {
       year = ctx.anchor->year;
@@ -914,6 +981,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     Date d = add_days(*base, f.deictic_day);
+    if (anaphoric && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->day < 0) {
+      // "na véspera" of a month or a year: no finer than the anchor.
+      if (ctx.anchor->month > 0) set_month(ctx.anchor->year, ctx.anchor->month);
+      else set_year(ctx.anchor->year);
+      return res;
+    }
     if (f.hour >= 0 || !f.daypart.empty()) add_time(d);
     else set_day(d);
     return res;
@@ -927,11 +1000,16 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
-    const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None && ctx.tense > 0);
+    const bool future =
+        f.rel > 0 || (f.rel_kind == Facts::RelKind::None && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0);
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
-    } else if (future) {
+    } else if (f.rel < 0) {
+      if (delta >= 0) delta -= 7;
+    } else if (f.rel > 0) {
       if (delta <= 0) delta += 7;
+    } else if (future) {
+      if (delta < 0) delta += 7;
     } else if (delta > 0) {
       delta -= 7;
     }
@@ -999,9 +1077,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       // has named one, else the current one ("o ano"); "trimestre homólogo do
       // ano passado" is that one moved by the year's modifier.
       Date b = *base;
-      if (ctx.anchor && ctx.anchor->year >= 0 &&
-          ((f.unit == "Q" && ctx.anchor->quarter > 0) || (f.unit == "M" && ctx.anchor->month > 0) ||
-           f.unit == "Y"))
+      if (f.unit == "Q" && ctx.quarter)
+        b = Date{ctx.quarter->year, ctx.quarter->month, 1};
+      else if (ctx.anchor && ctx.anchor->year >= 0 && ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
         b = Date{ctx.anchor->year, ctx.anchor->month > 0 ? ctx.anchor->month : 1, 1};
       if (f.outer_year) b = add_months(b, 12 * (f.rel_this ? 0 : f.rel));
       set_unit_value(b, f.unit);
@@ -1028,6 +1106,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     else if (a.month > 0) set_month(a.year, a.month);
     else set_year(a.year);
     res.reference = Reference::Anaphoric;
+    return res;
+  }
+  if ((f.after || f.before) && !f.quantified_unit) {  // "mais tarde", "antes": vague
+    res.value = f.after ? "FUTURE_REF" : "PAST_REF";
+    res.reference = Reference::Vague;
     return res;
   }
   if (f.rel_kind == Facts::RelKind::Deictic && f.rel_this) {

@@ -34,9 +34,13 @@ struct Anchor {
 struct ResolveContext {
   std::optional<Date> dct;
   std::optional<Anchor> anchor;  // last date mentioned before the expression
-  // Tense of the verb nearest to the expression in its sentence: +1 future,
-  // -1 past, 0 unknown.
-  int tense = 0;
+  // Last quarter mentioned ("terceiro trimestre"), which a later bare
+  // "trimestre" or a "há um ano" in a quarterly report refers to.
+  std::optional<Anchor> quarter;
+  // The folded text and the expression's place in it, for the tense cues
+  // (tense.h), which are read only when a resolution needs them.
+  std::string_view folded;
+  std::size_t start = 0, end = 0;
   bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
   bool que_after = false;        // "há três anos que…" opening a clause
 };
@@ -48,6 +52,9 @@ struct Resolution {
   Reference reference = Reference::Explicit;
   bool resolved = true;
   bool interval = false;
+  // Moved away from the time under discussion ("há um ano", "trimestre homólogo do
+  // ano passado"): it does not become the quarter later bare mentions refer to.
+  bool shifted = false;
   bool reject = false;  // the words make no temporal sense (e.g. "1945" as day 19/45)
   std::optional<Anchor> new_anchor;
 };

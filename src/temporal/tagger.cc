@@ -67,8 +67,8 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
-  // +1 future, -1 past, 0 unknown: the verb cue nearest to [start, end) in its sentence.
-  int sentence_tense(std::string_view t, std::size_t start, std::size_t end) const;
+  // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
+  bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
 
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
@@ -129,36 +129,33 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
   return best;
 }
 
-int TaggerImpl::sentence_tense(std::string_view t, std::size_t start, std::size_t end) const {
-  std::size_t s = start, e = end;
-  while (s > 0 && t[s - 1] != '.' && t[s - 1] != '!' && t[s - 1] != '?' && t[s - 1] != ';' && start - s < 300) --s;
-  while (e < t.size() && t[e] != '.' && t[e] != '!' && t[e] != '?' && t[e] != ';' && e - end < 300) ++e;
-  const auto& fut_suffixes = lex_.phrases("FUTURE_SUFFIX");
-  const auto& past_suffixes = lex_.phrases("PAST_SUFFIX");
-  auto ends_with_any = [](std::string_view w, const std::vector<std::string>& list) {
-    for (const auto& suf : list)
-      if (w.size() > suf.size() && w.substr(w.size() - suf.size()) == suf) return true;
-    return false;
-  };
-  int tense = 0;
-  std::size_t best = std::string_view::npos;
-  for (std::size_t i = s; i < e;) {
-    while (i < e && !is_word_char_at(t, i)) ++i;
-    std::size_t j = i;
-    while (j < e && (is_word_char_at(t, j) || t[j] == '-')) ++j;
-    if (j > i && (j <= start || i >= end)) {
-      std::string_view w = t.substr(i, j - i);
-      int cue = 0;
-      if (lex_.in_class(w, "FUTURE_CUE") || (w.size() >= 6 && ends_with_any(w, fut_suffixes))) cue = 1;
-      else if (lex_.in_class(w, "PAST_CUE") || (w.size() >= 6 && ends_with_any(w, past_suffixes))) cue = -1;
-      if (cue != 0) {
-        const std::size_t dist = j <= start ? start - j : i - end;
-        if (dist < best) best = dist, tense = cue;
-      }
-    }
-    i = j;
+bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
+  // A number of years: digits or number words, then a unit word of years.
+  if (end - start < 4) return false;
+  std::size_t last = end;
+  while (last > start && t[last - 1] != ' ') --last;
+  const std::string* unit = lex_.value(t.substr(last, end - last), "UNIT");
+  if (unit == nullptr || *unit != "Y" || last == start) return false;
+  if (!is_digit(t[start]) && !in_class_word(t, word_after(t, start), "NUMWORD")) return false;
+  auto after = word_after(t, end);
+  if (after) {
+    auto after2 = word_after(t, after->end);
+    if (after2 && lex_.in_class(std::string(t.substr(after->start, after->end - after->start)) + " " +
+                                    std::string(t.substr(after2->start, after2->end - after2->start)),
+                                "AGE_AFTER"))
+      return true;
   }
-  return tense;
+  auto before = word_before(t, start);
+  if (!before) return false;
+  const std::string_view b = t.substr(before->start, before->end - before->start);
+  if (lex_.in_class(b, "AGE_BEFORE")) return true;
+  if (b == "de") {
+    std::size_t p = before->start;
+    while (p > 0 && t[p - 1] == ' ') --p;
+    return p > 0 && t[p - 1] == ',';
+  }
+  (void)harem_start;
+  return false;
 }
 
 std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct) const {
@@ -171,7 +168,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
   folded.append(fold_text(text));
   folded.push_back(' ');
   const std::string_view t = folded;
-  std::optional<Anchor> anchor;
+  std::optional<Anchor> anchor, quarter;
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -186,6 +183,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         is_digit(t[end + 1]) && is_digit(t[end - 1]))
       continue;
     if (end < t.size() && t[end] == '%') continue;
+    // Part of an identifier ("NYT-02-06-98", "ref/1998").
+    if (is_digit(t[start]) && start >= 2 && (t[start - 1] == '-' || t[start - 1] == '/') &&
+        is_word_char_at(t, start - 2))
+      continue;
     // TimeML extent: no leading preposition or article.
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
@@ -216,9 +217,12 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
       if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
     }
+    if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
+    if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
     ctx.dct = dct;
     ctx.anchor = anchor;
+    ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
@@ -229,9 +233,22 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
       ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
-    ctx.tense = sentence_tense(t, start, end);
+    ctx.folded = t;
+    ctx.start = start;
+    ctx.end = end;
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
+    // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
+    if (auto art = word_before(t, start); art && in_class_word(t, art, "ARTICLE")) {
+      const std::string_view a = t.substr(art->start, art->end - art->start);
+      auto first = word_after(t, start);
+      const bool numeric = is_digit(t[start]) || in_class_word(t, first, "NUMWORD");
+      const bool day_date = is_digit(t[start]) && r.type != TimexType::Duration;
+      if (!day_date && !(numeric && (a == "a" || a == "as"))) {
+        start = art->start;
+        if (harem_start > start) harem_start = start;
+      }
+    }
     TemporalExpression e;
     e.start = start - 1;
     e.end = end - 1;
@@ -243,13 +260,24 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.chronons = std::move(r.chronons);
     e.harem_type = pat.harem_type;
     e.harem_subtype = pat.harem_subtype;
+    if (r.type == TimexType::Duration && pat.timex != TimexType::Duration) {
+      e.harem_type = HaremType::Duration;  // "há três anos que…"
+      e.harem_subtype = HaremSubtype::None;
+    }
     if (r.interval && e.harem_type == HaremType::CalendarRef) e.harem_subtype = HaremSubtype::Interval;
     if (e.harem_type == HaremType::CalendarRef && e.type == TimexType::Time &&
         e.harem_subtype == HaremSubtype::Date)
       e.harem_subtype = HaremSubtype::Hour;
+    e.in_timeml = pat.in_timeml;
+    e.in_harem = pat.in_harem;
     e.reference = r.reference;
     e.resolved = r.resolved;
-    if (r.new_anchor && r.resolved) anchor = r.new_anchor;
+    // The anchor follows the time under discussion; a look back ("há um ano",
+    // "trimestre homólogo do ano passado") does not move it.
+    if (r.new_anchor && r.resolved && !r.shifted) {
+      anchor = r.new_anchor;
+      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+    }
     out.push_back(std::move(e));
   }
   return out;
