@@ -422,13 +422,21 @@ Status Crawl::setup() {
 
   RunInfo run{0, mode, o_.from, o_.to, o_.args, o_.threshold};
   if (o_.resume) {
-    auto state = store_->load(o_.temporal_mode);
+    // Hosts first (URLs refer to them), then every URL into the seen-set.
+    Status bad;
+    std::size_t host_count = 0;
+    auto state = store_->load(o_.temporal_mode, [&](const ResumeState::Url& u) {
+      if (u.host >= host_count) {
+        bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
+        return;
+      }
+      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth);
+    }, [&](const HostRow& h) {
+      hosts_.intern(h.authority, h.origin);
+      ++host_count;
+    });
     if (!state.ok()) return state.status();
-    for (const HostRow& h : state->hosts) hosts_.intern(h.authority, h.origin);
-    for (const ResumeState::Url& u : state->urls) {
-      if (u.host >= hosts_.size()) return Status::Error("database '" + o_.db + "': URL with unknown host: " + u.url);
-      frontier_->restore(url_key(u.url), u.state, u.host, u.seq, u.backlinks, u.depth);
-    }
+    if (!bad.ok()) return bad;
     pages_before_ = state->pages;
     relevant_before_ = state->relevant;
     auto id = store_->begin_run(run, (*last)->id);
@@ -648,7 +656,7 @@ void Crawl::dispatch() {
   // Back-pressure: what waits for the writer, and the uncommitted frontier
   // entries that cannot leave memory before it commits, stay bounded.
   const std::size_t backlog_limit = 512;
-  const std::size_t backlog_bytes_limit = 24u << 20;
+  const std::size_t backlog_bytes_limit = 12u << 20;
   const std::size_t analysis_limit = static_cast<std::size_t>(std::max(8, o_.connections * 2));
   while (fetcher_->in_flight() < static_cast<std::size_t>(std::max(1, o_.connections))) {
     if (store_->backlog() > backlog_limit || store_->backlog_bytes() > backlog_bytes_limit ||
