@@ -1,18 +1,55 @@
+// cronista eval-crawl: precision and recall of crawls against a sample web's
+// ground truth, with an oracle run as reference (corpus/crawl_eval.h).
+#include <filesystem>
+#include <iostream>
+
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "corpus/crawl_eval.h"
 
 namespace cronista::cli {
 
 int cmd_eval_crawl(int argc, char** argv) {
   CLI::App app{"Precision and recall of crawls against a sample web's ground truth.", "cronista eval-crawl"};
-  std::string truth, scope, out;
-  std::vector<std::string> orders;
-  app.add_option("--truth", truth, "ground-truth file of the sample web")->required();
-  app.add_option("--scope", scope, "period A-B")->required();
-  app.add_option("--order", orders, "download-order file of a crawl")->required();
-  app.add_option("--out", out, "folder for CSV, SVG and Markdown");
+  corpus::EvalCrawlOptions o;
+  std::string out;
+  bool no_oracle = false;
+  app.add_option("--truth", o.truth_path, "truth.jsonl of the sample web")->required();
+  app.add_option("--scope", o.scope, "period: A-B (years), A..B, or one of YYYY, YYYY-MM, YYYY-MM-DD")->required();
+  app.add_option("--order", o.order_paths, "download order of a crawl (--order-out), repeatable")->required();
+  app.add_option("--name", o.names, "a name per --order, in the same order (default: the file name)");
+  app.add_option("--oracle-seeds,--seeds", o.seeds_path,
+                 "seeds for the oracle and for reachability (default: seeds-<scope>.txt beside the truth file)");
+  app.add_flag("--no-oracle", no_oracle, "leave the oracle run out");
+  app.add_option("--db", o.db_path, "crawl database: list pages its tagger judged differently from the truth");
+  app.add_option("--out", out, "folder for summary.md, cutoffs.csv, curves.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
-  return not_yet("eval-crawl", "crawl evaluation");
+  o.oracle = !no_oracle;
+
+  auto e = corpus::evaluate_crawls(o);
+  if (!e) return fail("eval-crawl", e.status().message());
+  const std::string summary = corpus::summary_markdown(*e);
+  if (!out.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(out, ec);
+    if (ec) return fail("eval-crawl", "cannot create '" + out + "': " + ec.message());
+    const std::filesystem::path dir(out);
+    for (const auto& [name, data] : std::vector<std::pair<std::string, std::string>>{
+             {"summary.md", summary},
+             {"cutoffs.csv", corpus::cutoffs_csv(*e)},
+             {"curves.csv", corpus::curves_csv(*e)},
+             {"chart.svg", corpus::chart_svg(*e)}}) {
+      if (Status st = write_output((dir / name).string(), data); !st.ok()) return fail("eval-crawl", st.message());
+    }
+    if (!o.db_path.empty()) {
+      if (Status st = write_output((dir / "tagger-disagreements.csv").string(), corpus::disagreements_csv(*e)); !st.ok())
+        return fail("eval-crawl", st.message());
+    }
+    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, chart.svg"
+              << (o.db_path.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
+  }
+  if (Status st = write_output("", summary); !st.ok()) return fail("eval-crawl", st.message());
+  return kExitOk;
 }
 
 }  // namespace cronista::cli

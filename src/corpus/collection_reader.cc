@@ -8,6 +8,7 @@
 #include "corpus/html_dir_reader.h"
 #include "corpus/jsonl_reader.h"
 #include "corpus/text_dir_reader.h"
+#include "corpus/warc_collection_reader.h"
 #include "corpus/wpt03_reader.h"
 
 namespace cronista::corpus {
@@ -36,8 +37,7 @@ Result<std::unique_ptr<CollectionReader>> open_collection(const std::string& pat
     case CollectionFormat::Jsonl: return open_jsonl(path);
     case CollectionFormat::HtmlDir: return open_html_dir(path);
     case CollectionFormat::TextDir: return open_text_dir(path);
-    case CollectionFormat::Warc:
-      return Result<std::unique_ptr<CollectionReader>>::Error("reading WARC collections is not available in this build");
+    case CollectionFormat::Warc: return open_warc_collection(path);
   }
   return Result<std::unique_ptr<CollectionReader>>::Error("unknown collection format");
 }

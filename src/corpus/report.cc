@@ -12,6 +12,7 @@
 #include <set>
 #include <nlohmann/json.hpp>
 
+#include "crawler/crawl_stats.h"
 #include "temporal/chronon.h"
 
 namespace cronista::corpus {
@@ -136,11 +137,11 @@ class ReportBuilder {
       };
       return key(a.id) < key(b.id);
     });
-    if (!has_table(db_, "pages"))
+    if (crawler::is_crawl_database(db_)) {
+      if (Status s = crawl_table(); !s.ok()) return s;
+    } else {
       report_.notes.push_back("Crawl statistics (8.2) are not reported: this database has no crawl tables.");
-    else
-      report_.notes.push_back(
-          "Crawl statistics (8.2) are not reported: this version of cronista cannot read the crawl tables.");
+    }
     return std::move(report_);
   }
 
@@ -459,6 +460,62 @@ class ReportBuilder {
 
   void add(ReportTable t) { report_.tables.push_back(std::move(t)); }
 
+  // 8.2: the crawl statistics of method.md §4 and the precision curve.
+  Status crawl_table() {
+    auto stats = crawler::compute_crawl_stats(db_);
+    if (!stats.ok()) return stats.status();
+    const crawler::CrawlStats& c = *stats;
+    ReportTable t{"8.2", "Crawl statistics", {"value"}, {},
+                  "Times summed over the crawl's runs; means per analysed page; precision = relevant pages / "
+                  "pages downloaded, also after every checkpoint of the download order (the precision curve)."};
+    auto row = [&](std::string name, ReportValue v) { t.rows.push_back(ReportRow{std::move(name), {std::move(v)}}); };
+    row("mode", c.mode);
+    row("period", c.period_from + " to " + c.period_to);
+    row("runs", c.runs);
+    row("total processing time in minutes", c.total_seconds / 60.0);
+    row("mean time per page in seconds", c.mean_seconds_per_page);
+    row("mean fetch time in milliseconds", c.mean_fetch_ms);
+    row("pages downloaded", c.pages);
+    row("pages analysed", c.analysed_pages);
+    row("relevant pages", c.relevant_pages);
+    row("precision", c.precision);
+    row("collection size in MB", static_cast<double>(c.collection_bytes) / 1e6);
+    row("mean page size in KB", c.mean_page_bytes / 1e3);
+    row("mean segments per page", c.mean_segments_per_page);
+    row("segments", c.segments);
+    row("segments in scope", c.segments_in_scope);
+    row("share of segments in scope", c.in_scope_share);
+    row("mean chronons per page", c.mean_chronons_per_page);
+    row("links", c.links);
+    row("links kept", c.links_kept);
+    row("fetches", c.fetches);
+    row("time-outs", c.timeouts);
+    row("redirects", c.redirects);
+    row("URLs discovered", c.discovered);
+    row("URLs queued", c.queued);
+    for (const auto& [code, n] : c.status_codes) row("status " + std::to_string(code), n);
+    for (const auto& [kind, n] : c.errors) row("error " + kind, n);
+    // Precision after every `step` pages of the download order, and at the end.
+    std::vector<bool> relevant;
+    Status s = each_row(db_,
+                        "SELECT coalesce(p.relevant, 0) FROM history h JOIN pages p ON p.id = h.page_id ORDER BY h.seq",
+                        [&](Statement& r) { relevant.push_back(r.column_int(0) != 0); });
+    if (!s.ok()) return s;
+    const std::size_t n = relevant.size();
+    const std::size_t step = n <= 100 ? 10 : n <= 5000 ? 100 : (n / 50 + 99) / 100 * 100;
+    std::int64_t hits = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      hits += relevant[i];
+      if ((i + 1) % step == 0 || i + 1 == n) {
+        const double p = static_cast<double>(hits) / static_cast<double>(i + 1);
+        row("precision at " + std::to_string(i + 1) + " pages", p);
+        report_.precision_curve.emplace_back(static_cast<std::int64_t>(i + 1), p);
+      }
+    }
+    add(std::move(t));
+    return Status::Ok();
+  }
+
   Database& db_;
   CollectionReport report_;
   std::int64_t docs_ = 0;
@@ -526,7 +583,7 @@ std::string bar_chart(const std::string& title, const std::vector<std::string>& 
   svg += buf;
   std::snprintf(buf, sizeof buf,
                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>"
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">%.0f</text>"
+                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">%g</text>"
                 "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">0</text>",
                 left, top + plot_h, width - 10, top + plot_h, left - 4, top + 8, max_v, left - 4, top + plot_h);
   svg += buf;
@@ -672,7 +729,17 @@ std::string render_html(const CollectionReport& r) {
   if (const ReportTable* t = r.table("6.6")) out += table_chart(*t, "Documents by number of temporal expressions") + "\n";
   if (const ReportTable* t = r.table("6.7")) out += table_chart(*t, "Temporal expressions by quartile of the document") + "\n";
   if (const ReportTable* t = r.table("6.8")) out += table_chart(*t, "Granularity of segment dates") + "\n";
-  out += timeline_chart(r) + "\n</section>\n";
+  out += timeline_chart(r) + "\n";
+  if (!r.precision_curve.empty()) {
+    std::vector<std::string> labels;
+    Series p{"precision", {}, "#3b6ea8"};
+    for (const auto& [pages, precision] : r.precision_curve) {
+      labels.push_back(std::to_string(pages));
+      p.values.push_back(precision);
+    }
+    out += bar_chart("Precision by pages downloaded", labels, {p}) + "\n";
+  }
+  out += "</section>\n";
   for (const ReportTable& t : r.tables) {
     out += "<h2 id=\"t" + t.id + "\">" + t.id + " " + escape_html(t.title) + "</h2>\n<table><tr><th></th>";
     for (const std::string& c : t.columns) out += "<th>" + escape_html(c) + "</th>";

@@ -16,6 +16,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -48,6 +49,8 @@ struct CollectionReport {
   // year of the dates they mention) and per year of creation date.
   std::map<int, std::int64_t> content_years;
   std::map<int, std::int64_t> creation_years;
+  // For a crawl: (pages downloaded, precision so far) at each checkpoint.
+  std::vector<std::pair<std::int64_t, double>> precision_curve;
 
   const ReportTable* table(std::string_view id) const;
 };

@@ -63,7 +63,8 @@ struct CrawlSummary {
   std::int64_t segments = 0, segments_in_scope = 0;
   double seconds = 0;
   std::int64_t queued = 0;  // URLs left in the frontier
-  std::map<std::string, std::int64_t> errors;  // by kind
+  std::map<std::string, std::int64_t> errors;   // by kind
+  std::map<std::string, std::int64_t> skipped;  // links not queued, by link-filter reason
   std::string end_reason;  // max-pages, frontier-empty, interrupted
 };
 

@@ -139,7 +139,7 @@ class CrawlStore::Spill : public FrontierSpill {
     std::vector<FrontierEntry> out;
     if (!stmt_) {
       auto st = db_.prepare(
-          "SELECT u.url, f.seq, u.depth, u.redirects FROM frontier f JOIN urls u ON u.id = f.url_id "
+          "SELECT u.url, f.seq, u.depth, u.redirects, u.backlinks FROM frontier f JOIN urls u ON u.id = f.url_id "
           "WHERE f.host_id = ? ORDER BY f.priority, f.seq LIMIT ? OFFSET ?");
       if (!st.ok()) return out;
       stmt_ = std::make_unique<store::Statement>(std::move(*st));
@@ -153,6 +153,7 @@ class CrawlStore::Spill : public FrontierSpill {
       e.seq = static_cast<std::uint32_t>(stmt_->column_int(1));
       e.depth = static_cast<std::uint16_t>(stmt_->column_int(2));
       e.redirects = static_cast<std::uint8_t>(stmt_->column_int(3));
+      e.backlinks = static_cast<std::uint32_t>(stmt_->column_int(4));
       e.host = host;
       out.push_back(std::move(e));
     }
@@ -193,7 +194,11 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
         return st;
     }
   }
+  // WAL with synchronous=NORMAL survives a killed process (what --resume
+  // needs), not a power cut; a bigger page cache keeps the URL indexes of a
+  // million-URL frontier in memory.
   s->db_.exec("PRAGMA synchronous=NORMAL");
+  s->db_.exec("PRAGMA cache_size=-16384");
   auto reader = store::Database::open(db_path, /*read_only=*/true);
   if (!reader.ok()) return reader.status();
   s->spill_ = std::make_unique<Spill>(std::move(*reader));
@@ -236,7 +241,8 @@ Result<std::int64_t> CrawlStore::begin_run(const RunInfo& run, std::int64_t resu
   return run_id_;
 }
 
-Result<ResumeState> CrawlStore::load(bool kept_only) {
+Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
+                                     const std::function<void(const HostRow&)>& on_host) {
   ResumeState r;
   {
     auto st = db_.prepare("SELECT id, authority, origin, robots_outcome, crawl_delay_ms FROM hosts ORDER BY id");
@@ -250,16 +256,17 @@ Result<ResumeState> CrawlStore::load(bool kept_only) {
       h.crawl_delay_ms = st->column_int(4);
       if (h.id != r.hosts.size())
         return Status::Error("database '" + path_ + "': host ids are not dense (" + std::to_string(h.id) + ")");
+      on_host(h);
       r.hosts.push_back(std::move(h));
     }
     if (!st->status().ok()) return st->status();
   }
-  std::unordered_map<std::string, std::uint32_t> backlinks;
+  std::unordered_map<std::uint64_t, std::uint32_t> backlinks;
   {
     auto st = db_.prepare(std::string("SELECT target, COUNT(DISTINCT doc_id) FROM links ") +
                           (kept_only ? "WHERE in_scope = 1 " : "") + "GROUP BY target");
     if (!st.ok()) return st.status();
-    while (st->step()) backlinks.emplace(st->column_text(0), static_cast<std::uint32_t>(st->column_int(1)));
+    while (st->step()) backlinks.emplace(url_key(st->column_text(0)), static_cast<std::uint32_t>(st->column_int(1)));
     if (!st->status().ok()) return st->status();
   }
   {
@@ -267,13 +274,13 @@ Result<ResumeState> CrawlStore::load(bool kept_only) {
     if (!st.ok()) return st.status();
     while (st->step()) {
       ResumeState::Url u;
-      u.url = st->column_text(0);
+      u.key = url_key(st->column_text(0));
       u.host = static_cast<std::uint32_t>(st->column_int(1));
       u.seq = static_cast<std::uint32_t>(st->column_int(2));
       u.depth = static_cast<std::uint16_t>(st->column_int(3));
       u.state = state_from(st->column_text(4));
-      if (auto it = backlinks.find(u.url); it != backlinks.end()) u.backlinks = it->second;
-      r.urls.push_back(std::move(u));
+      if (auto it = backlinks.find(u.key); it != backlinks.end()) u.backlinks = it->second;
+      on_url(u);
     }
     if (!st->status().ok()) return st->status();
   }
@@ -349,8 +356,27 @@ Status CrawlStore::start(std::function<void(std::uint64_t)> on_commit) {
   return Status::Ok();
 }
 
+namespace {
+
+std::size_t estimate_bytes(const StoreJob& job) {
+  std::size_t n = sizeof(StoreJob) + job.ops.size() * sizeof(FrontierOp) + job.hosts.size() * sizeof(HostRow);
+  for (const FrontierOp& op : job.ops) n += op.url.capacity();
+  if (const PageRecord* p = job.page.get()) {
+    n += sizeof(PageRecord) + p->headers.size() + p->body.capacity() + p->doc.text.capacity() +
+         p->warc_request.size() + p->warc_response_head.size();
+    n += p->expressions.size() * (sizeof(temporal::TemporalExpression) + 16);
+    n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
+    for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
+  }
+  return n;
+}
+
+}  // namespace
+
 std::uint64_t CrawlStore::submit(StoreJob job) {
+  job.bytes = estimate_bytes(job);
   std::lock_guard lk(mu_);
+  queue_bytes_ += job.bytes;
   job.id = next_job_++;
   const std::uint64_t id = job.id;
   queue_.push_back(std::move(job));
@@ -361,6 +387,11 @@ std::uint64_t CrawlStore::submit(StoreJob job) {
 std::size_t CrawlStore::backlog() const {
   std::lock_guard lk(mu_);
   return queue_.size();
+}
+
+std::size_t CrawlStore::backlog_bytes() const {
+  std::lock_guard lk(mu_);
+  return queue_bytes_;
 }
 
 Status CrawlStore::error() const {
@@ -475,9 +506,16 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
     if (order_) order_lines->push_back(p.url);
   }
   if (warc_ && !p.warc_response_head.empty()) {
-    if (Status r = warc_->write_exchange(p.final_url, p.fetched_at.substr(0, 19) + "Z", p.warc_request,
-                                         p.warc_response_head, p.body);
-        !r.ok())
+    const std::string date = p.fetched_at.substr(0, 19) + "Z";
+    WarcExchange x;
+    x.target_uri = p.final_url;
+    x.date = date;
+    x.ip_address = p.ip;
+    x.http_request = p.warc_request;
+    x.http_response_head = p.warc_response_head;
+    x.body = p.body;
+    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+    if (Status r = warc_->write(x); !r.ok())
       return Status::Error("WARC '" + options_.warc + "': " + r.message());
   }
   return Status::Ok();
@@ -510,7 +548,10 @@ void CrawlStore::writer_loop() {
       if (status.ok() && !failed_) status = apply(job, &order_lines);
       last = job.id;
       ++n;
+      const std::size_t bytes = job.bytes;
+      job = StoreJob{};  // free it before taking the lock
       lk.lock();
+      queue_bytes_ -= bytes;
       if (std::chrono::steady_clock::now() >= deadline) break;
     }
     lk.unlock();

@@ -70,8 +70,9 @@ struct PageRecord {
   std::vector<store::LinkInfo> link_rows;
   std::vector<bool> segment_in_scope;
 
-  // WARC exchange (written when the store has a WarcWriter).
-  std::string warc_request, warc_response_head, body;
+  // WARC exchange (written when the store has a WarcWriter): the request as
+  // sent, the response head as received, the content-decoded body.
+  std::string warc_request, warc_response_head, body, ip;
 };
 
 struct HostRow {
@@ -83,6 +84,7 @@ struct HostRow {
 
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
+  std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
@@ -102,16 +104,16 @@ struct CrawlStoreOptions {
   std::string software = "cronista/0.1";
 };
 
-// What resume() finds in the database.
+// What load() finds in the database. URLs are streamed to a visitor, not
+// collected: a resumed crawl may hold millions.
 struct ResumeState {
   std::vector<HostRow> hosts;  // in id order
   struct Url {
-    std::string url;
+    std::uint64_t key = 0;  // url_key() of the canonical URL
     std::uint32_t host = 0, seq = 0, backlinks = 0;
     std::uint16_t depth = 0;
     UrlState state = UrlState::Queued;
   };
-  std::vector<Url> urls;
   std::int64_t pages = 0, relevant = 0;
 };
 
@@ -128,15 +130,19 @@ class CrawlStore {
   // Loads hosts and URLs for a resumed crawl. Backlinks are recounted from
   // the links table: distinct pages linking each URL (kept links only when
   // kept_only).
-  Result<ResumeState> load(bool kept_only);
+  // Hosts are handed to on_host in id order, before any URL.
+  Result<ResumeState> load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
+                           const std::function<void(const HostRow&)>& on_host);
 
   // Starts the writer thread; opens the order file and the WARC.
   // `on_commit` runs on the writer thread after each commit.
   Status start(std::function<void(std::uint64_t committed_job)> on_commit);
   // Queues a job; returns its id. Thread-safe.
   std::uint64_t submit(StoreJob job);
-  // Jobs waiting to be written (back-pressure for the crawl loop).
+  // Jobs waiting to be written, and an estimate of the memory they hold
+  // (back-pressure for the crawl loop).
   std::size_t backlog() const;
+  std::size_t backlog_bytes() const;
   std::uint64_t committed() const { return committed_.load(); }
   // Writes everything queued, closes the run (end reason), the WARC and the
   // order file, stops the writer. The first write error, if any.
@@ -169,6 +175,7 @@ class CrawlStore {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<StoreJob> queue_;
+  std::size_t queue_bytes_ = 0;
   std::uint64_t next_job_ = 1;
   bool stopping_ = false;
   std::thread writer_;

@@ -217,6 +217,9 @@ void Fetcher::run_once(std::chrono::milliseconds wait, const std::function<void(
     char* eff = nullptr;
     curl_easy_getinfo(e, CURLINFO_EFFECTIVE_URL, &eff);
     r.effective_url = eff ? eff : r.url;
+    char* ip = nullptr;
+    curl_easy_getinfo(e, CURLINFO_PRIMARY_IP, &ip);
+    if (ip) r.ip = ip;
     long version = 0;
     curl_easy_getinfo(e, CURLINFO_HTTP_VERSION, &version);
     r.http_version = version == CURL_HTTP_VERSION_2_0 ? "2"

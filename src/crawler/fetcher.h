@@ -59,6 +59,7 @@ struct FetchResponse {
   std::string body;  // content-decoded payload (complete unless error == TooLarge/Timeout)
   std::string content_type, last_modified, etag, location, retry_after;
   std::string http_version;  // "1.0", "1.1", "2"
+  std::string ip;            // the server's address, when connected
   std::chrono::system_clock::time_point started;
   double seconds = 0;  // wall time of the transfer
 };

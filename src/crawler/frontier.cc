@@ -69,14 +69,40 @@ std::size_t Frontier::window_limit() const {
   return std::clamp<std::size_t>(options_.window_budget / hosts, 4, std::max<std::size_t>(4, options_.window_per_host));
 }
 
-void Frontier::insert_window(std::uint32_t host, FrontierEntry e) {
+void Frontier::place(std::uint32_t host, FrontierEntry e) {
   HostWork& w = work(host);
-  Key k{e.priority(), e.seq};
-  w.window.emplace(k, std::move(e));
-  ++window_entries_;
-  if (w.window.size() > window_limit() && !w.overfull) {
-    w.overfull = true;
-    overfull_.push_back(host);
+  const Key k{e.priority(), e.seq};
+  const bool outside_is_worse = (w.spilled == 0 && w.pending.empty()) || k < w.floor;
+  if (outside_is_worse && (w.window.size() < window_limit() || k < w.window.rbegin()->first)) {
+    if (SeenSet::Slot* slot = seen_.find(e.key)) slot->state = UrlState::Queued;
+    w.window.emplace(k, std::move(e));
+    ++window_entries_;
+    while (w.window.size() > window_limit()) {
+      auto node = w.window.extract(std::prev(w.window.end()));
+      --window_entries_;
+      demote(host, std::move(node.mapped()));
+    }
+  } else {
+    demote(host, std::move(e));
+  }
+}
+
+void Frontier::demote(std::uint32_t host, FrontierEntry e) {
+  HostWork& w = work_[host];
+  w.floor = std::min(w.floor, Key{e.priority(), e.seq});
+  SeenSet::Slot* slot = seen_.find(e.key);
+  if (e.job <= committed_job_) {
+    if (slot) slot->state = UrlState::Spilled;
+    ++w.spilled;
+    return;
+  }
+  if (slot) slot->state = UrlState::Pending;
+  const Key k{e.priority(), e.seq};
+  w.pending.emplace(k, std::move(e));
+  ++pending_entries_;
+  if (!w.listed_pending) {
+    w.listed_pending = true;
+    pending_hosts_.push_back(host);
   }
 }
 
@@ -125,7 +151,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     op.depth = depth;
     op.redirects = redirects;
     ops->push_back(std::move(op));
-    insert_window(host, std::move(e));
+    place(host, std::move(e));
     ++queued_;
     touch(host);
     return Added::Queued;
@@ -135,7 +161,8 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
   if (slot->backlinks < std::numeric_limits<std::uint32_t>::max()) ++slot->backlinks;
   const int new_priority = priority_for_backlinks(slot->backlinks);
   if (new_priority == old_priority) return Added::Known;
-  if (slot->state != UrlState::Queued && slot->state != UrlState::Spilled) return Added::Known;
+  if (slot->state != UrlState::Queued && slot->state != UrlState::Pending && slot->state != UrlState::Spilled)
+    return Added::Known;
 
   FrontierOp op;
   op.kind = FrontierOp::Reprioritize;
@@ -145,13 +172,15 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
 
   const std::uint32_t h = slot->host;
   HostWork& w = work(h);
+  const Key old_key{old_priority, slot->seq};
   const Key new_key{new_priority, slot->seq};
-  if (slot->state == UrlState::Queued) {
-    auto node = w.window.extract(Key{old_priority, slot->seq});
+  if (slot->state == UrlState::Queued || slot->state == UrlState::Pending) {
+    auto& from = slot->state == UrlState::Queued ? w.window : w.pending;
+    auto node = from.extract(old_key);
     if (!node.empty()) {
-      node.key() = new_key;
+      if (slot->state == UrlState::Queued) --window_entries_; else --pending_entries_;
       node.mapped().backlinks = slot->backlinks;
-      w.window.insert(std::move(node));
+      place(h, std::move(node.mapped()));
     }
   } else if (w.window.size() < window_limit() || (!w.window.empty() && new_key < w.window.rbegin()->first)) {
     // A spilled URL that now beats the window comes back into memory.
@@ -162,9 +191,8 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     e.seq = slot->seq;
     e.backlinks = slot->backlinks;
     e.depth = slot->depth;
-    slot->state = UrlState::Queued;
     --w.spilled;
-    insert_window(h, std::move(e));
+    place(h, std::move(e));
   }
   touch(h);
   return Added::Known;
@@ -180,7 +208,7 @@ void Frontier::unschedule(std::uint32_t host) {
 void Frontier::schedule(std::uint32_t host, Clock::time_point now) {
   HostWork& w = work_[host];
   if (w.where != Where::None) return;
-  if (w.window.empty() && w.spilled > 0) refill(host);
+  if (w.window.empty() && (w.spilled > 0 || !w.pending.empty())) refill(host);
   if (w.window.empty()) return;
   if (hosts_[host].robots == RobotsState::Fetching) {
     w.where = Where::Parked;
@@ -209,13 +237,25 @@ void Frontier::schedule(std::uint32_t host, Clock::time_point now) {
 
 void Frontier::refill(std::uint32_t host) {
   HostWork& w = work_[host];
-  if (spill_ == nullptr) return;
   const std::size_t limit = window_limit();
-  std::size_t offset = 0;
-  while (w.window.size() < limit && w.spilled > 0) {
+  // Pending entries are in memory already: they compete first.
+  while (!w.pending.empty()) {
+    auto node = w.pending.extract(w.pending.begin());
+    --pending_entries_;
+    if (SeenSet::Slot* slot = seen_.find(node.mapped().key)) slot->state = UrlState::Queued;
+    w.window.insert(std::move(node));
+    ++window_entries_;
+  }
+  // Then at least a window's worth from the database, which may hold
+  // better entries than any pending one. What stays there is no better than
+  // the last row read (up to priorities whose update is not committed yet).
+  w.floor = Key{std::numeric_limits<int>::max(), std::numeric_limits<std::uint32_t>::max()};
+  std::size_t offset = 0, loaded = 0;
+  while (spill_ != nullptr && w.spilled > 0 && loaded < limit) {
     const std::size_t batch_size = limit * 2;
     std::vector<FrontierEntry> batch = spill_->load(host, batch_size, offset);
     offset += batch.size();
+    if (!batch.empty()) w.floor = Key{batch.back().priority(), batch.back().seq};
     for (FrontierEntry& e : batch) {
       e.key = url_key(e.url);
       SeenSet::Slot* slot = seen_.find(e.key);
@@ -227,43 +267,48 @@ void Frontier::refill(std::uint32_t host) {
       e.depth = slot->depth;
       e.job = 0;
       --w.spilled;
-      insert_window(host, std::move(e));
+      ++loaded;
+      const Key k{e.priority(), e.seq};
+      w.window.emplace(k, std::move(e));
+      ++window_entries_;
     }
     if (batch.size() < batch_size) {
       if (w.window.empty() && w.spilled > 0) {
-        // The database holds none of what the counts promise (it cannot
-        // happen while only committed entries are spilled): forget them.
+        // The database holds none of what the count promises (it cannot
+        // happen: only committed entries are counted as spilled): forget them.
         queued_ -= std::min(queued_, w.spilled);
         w.spilled = 0;
       }
       break;
     }
   }
-}
-
-void Frontier::trim(std::uint32_t host) {
-  HostWork& w = work_[host];
-  const std::size_t limit = window_limit();
-  auto it = w.window.end();
-  while (w.window.size() > limit && it != w.window.begin()) {
-    --it;
-    if (it->second.job > committed_job_) continue;
-    if (SeenSet::Slot* slot = seen_.find(it->second.key)) slot->state = UrlState::Spilled;
-    ++w.spilled;
+  while (w.window.size() > limit) {
+    auto node = w.window.extract(std::prev(w.window.end()));
     --window_entries_;
-    it = w.window.erase(it);
+    demote(host, std::move(node.mapped()));
   }
-  w.overfull = w.window.size() > limit;
 }
 
 void Frontier::committed(std::uint64_t job) {
-  committed_job_ = std::max(committed_job_, job);
+  if (job <= committed_job_) return;
+  committed_job_ = job;
   std::vector<std::uint32_t> still;
-  for (std::uint32_t host : overfull_) {
-    trim(host);
-    if (work_[host].overfull) still.push_back(host);
+  for (std::uint32_t host : pending_hosts_) {
+    HostWork& w = work_[host];
+    for (auto it = w.pending.begin(); it != w.pending.end();) {
+      if (it->second.job > committed_job_) {
+        ++it;
+        continue;
+      }
+      if (SeenSet::Slot* slot = seen_.find(it->second.key)) slot->state = UrlState::Spilled;
+      ++w.spilled;
+      --pending_entries_;
+      it = w.pending.erase(it);
+    }
+    w.listed_pending = !w.pending.empty();
+    if (w.listed_pending) still.push_back(host);
   }
-  overfull_.swap(still);
+  pending_hosts_.swap(still);
 }
 
 std::optional<FrontierEntry> Frontier::pop(Clock::time_point now) {
@@ -321,7 +366,7 @@ void Frontier::retry(FrontierEntry e) {
     e.backlinks = slot->backlinks;
   }
   const std::uint32_t host = e.host;
-  insert_window(host, std::move(e));
+  place(host, std::move(e));
   ++queued_;
   touch(host);
 }
@@ -341,9 +386,10 @@ void Frontier::restore(std::uint64_t key, UrlState state, std::uint32_t host, st
   slot->depth = depth;
   HostWork& w = work(host);
   ++hosts_[host].urls;
-  if (state == UrlState::Queued || state == UrlState::Spilled || state == UrlState::InFlight) {
+  if (state != UrlState::Done && state != UrlState::Dropped) {
     slot->state = UrlState::Spilled;
     ++w.spilled;
+    w.floor = std::min(w.floor, Key{priority_for_backlinks(backlinks), seq});
     ++queued_;
   } else {
     slot->state = state;
@@ -353,7 +399,7 @@ void Frontier::restore(std::uint64_t key, UrlState state, std::uint32_t host, st
 
 void Frontier::restart(Clock::time_point now) {
   for (std::uint32_t h = 0; h < work_.size(); ++h) {
-    if (work_[h].spilled > 0 || !work_[h].window.empty()) {
+    if (work_[h].spilled > 0 || !work_[h].window.empty() || !work_[h].pending.empty()) {
       unschedule(h);
       schedule(h, now);
     }

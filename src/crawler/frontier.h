@@ -9,10 +9,12 @@
 // table (SeenSet: 24 bytes per URL, keyed by a 64-bit hash of the canonical
 // URL, no strings). Queued URLs live in the database (table frontier, written
 // through the store's single writer); only a small window of the best entries
-// of each host is kept in memory with their strings. When a window runs dry
-// it is refilled from the database in (priority, seq) order; entries beyond
-// the window are dropped from memory once the store reports their insert as
-// committed, so nothing is ever only in memory and only on disk uncommitted.
+// of each host is kept in memory with their strings. Invariant: a host's
+// window holds its best entries; every other queued entry is either
+// "pending" (its insert is not committed yet: kept in memory, not served) or
+// "spilled" (in the database only). Pending entries become spilled when the
+// store reports the commit. When a window runs dry it takes the pending
+// entries back and is refilled from the database in (priority, seq) order.
 //
 // Scheduling: hosts with work are either ready (politeness allows a request
 // now), waiting (until a known time) or parked (robots.txt pending, or all
@@ -24,6 +26,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -44,6 +47,7 @@ std::uint64_t url_key(std::string_view canonical_url);
 enum class UrlState : std::uint8_t {
   None = 0,
   Queued,    // in a host window (memory and database)
+  Pending,   // queued, outside the window, insert not yet committed (memory)
   Spilled,   // queued, in the database only
   InFlight,  // being fetched or analysed
   Done,      // fetched (whatever the outcome)
@@ -141,7 +145,8 @@ class Frontier {
   // Something about the host changed (robots known, a transfer finished, a
   // delay imposed): re-evaluates where it stands.
   void host_changed(std::uint32_t host, Clock::time_point now);
-  // The store committed every job up to `job`: trims windows to size.
+  // The store committed every job up to `job`: pending entries it carried
+  // leave memory.
   void committed(std::uint64_t job);
 
   // Resume: a URL as stored.
@@ -153,7 +158,7 @@ class Frontier {
 
   std::size_t queued() const { return queued_; }
   std::size_t seen() const { return seen_.size(); }
-  std::size_t in_memory() const { return window_entries_; }
+  std::size_t in_memory() const { return window_entries_ + pending_entries_; }
   bool empty() const { return queued_ == 0; }
   std::uint32_t backlinks(std::string_view url);
   UrlState state(std::string_view url);
@@ -163,21 +168,27 @@ class Frontier {
   enum class Where : std::uint8_t { None, Ready, Waiting, Parked };
   struct HostWork {
     std::map<Key, FrontierEntry> window;
+    std::map<Key, FrontierEntry> pending;
     std::size_t spilled = 0;
+    // No pending or spilled entry has a better key than this (a lower
+    // bound): an entry may enter the window only when it beats it.
+    Key floor{std::numeric_limits<int>::max(), std::numeric_limits<std::uint32_t>::max()};
     Where where = Where::None;
     Key ready_key{};
     Clock::time_point wait_until{};
     bool robots_requested = false;
-    bool overfull = false;
+    bool listed_pending = false;
   };
 
   HostWork& work(std::uint32_t host);
   void unschedule(std::uint32_t host);
   void schedule(std::uint32_t host, Clock::time_point now);
   void refill(std::uint32_t host);
-  void trim(std::uint32_t host);
   std::size_t window_limit() const;
-  void insert_window(std::uint32_t host, FrontierEntry e);
+  // Puts an entry (in no container) where it belongs: window or outside.
+  void place(std::uint32_t host, FrontierEntry e);
+  // An entry leaving the window: pending until committed, then spilled.
+  void demote(std::uint32_t host, FrontierEntry e);
   void touch(std::uint32_t host);
 
   HostQueue& hosts_;
@@ -188,11 +199,12 @@ class Frontier {
   std::set<std::pair<Key, std::uint32_t>> ready_;
   std::set<std::pair<Clock::time_point, std::uint32_t>> waiting_;
   std::vector<std::uint32_t> robots_requests_;
-  std::vector<std::uint32_t> overfull_;
+  std::vector<std::uint32_t> pending_hosts_;
   std::uint32_t next_seq_ = 1;
   std::uint64_t committed_job_ = 0;
   std::size_t queued_ = 0;
   std::size_t window_entries_ = 0;
+  std::size_t pending_entries_ = 0;
 };
 
 }  // namespace cronista::crawler

@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::size_t kMaxRobotsBytes = 500 * 1024;
 constexpr double kMaxCrawlDelaySeconds = 86400;
+constexpr std::size_t kMaxPatternBytes = 4096;
 
 char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
@@ -213,6 +214,12 @@ RobotsRules RobotsRules::parse(std::string_view body, std::string_view user_agen
         p.remove_suffix(1);
       }
       rule.pattern = normalize_path(p);
+      // "**" is "*"; over-long patterns (no URL is that long) are dropped so
+      // that matching stays cheap on hostile files.
+      rule.pattern.erase(std::unique(rule.pattern.begin(), rule.pattern.end(),
+                                     [](char a, char b) { return a == '*' && b == '*'; }),
+                         rule.pattern.end());
+      if (rule.pattern.size() > kMaxPatternBytes) continue;
       if (rule.pattern.empty() || (rule.pattern[0] != '/' && rule.pattern[0] != '*'))
         rule.pattern.insert(0, 1, '/');
       rule.specificity = rule.pattern.size() + (rule.anchored ? 1 : 0);

@@ -3,6 +3,9 @@
 // WARC-Target-URI, WARC-Record-ID, WARC-Payload-Digest / WARC-Block-Digest
 // as sha1 base32) and a reader (WARC/1.0 and 1.1, gzip per record, whole-file
 // gzip or plain; a corrupt record is reported with its offset and skipped).
+//
+// What the writer produces, and how to read it with standard tools, is
+// documented in docs/warc.md.
 #pragma once
 
 #include <cstdint>
@@ -36,23 +39,73 @@ struct HttpMessage {
   std::string body;
   std::string header(std::string_view name) const;
 };
+// Status line, headers (folded lines joined with a space), and the body with
+// a chunked transfer-encoding removed (when the stored body really is
+// chunked) and a gzip/x-gzip/deflate Content-Encoding decoded. Errors: no
+// status line, no end of headers, undecodable or over-64-MiB compressed body.
 Result<HttpMessage> parse_http_response(std::string_view block);
 
+// "sha1:" + the RFC 4648 base32 SHA-1 of `data`, as WARC digests are written.
+std::string warc_sha1_digest(std::string_view data);
+
+// How the body handed to the writer relates to the response head's
+// Content-Encoding (a transfer-encoding is always taken as removed).
+enum class BodyCoding {
+  kAuto,     // gzip, deflate and zstd are recognised by their bytes; other
+             // codings (br) are taken as decoded, as libcurl does with them
+  kDecoded,  // the body was content-decoded (e.g. by libcurl's ACCEPT_ENCODING)
+  kAsSent,   // the body is exactly what the server sent, minus chunking
+};
+
+// One fetch, for WarcWriter::write().
+struct WarcExchange {
+  std::string_view target_uri;
+  std::string_view date;          // ISO 8601 UTC ("2026-11-22T08:30:00Z"); empty: now
+  std::string_view ip_address;    // WARC-IP-Address; empty: omitted
+  std::string_view http_request;  // request line + headers; empty: no request record
+  std::string_view http_response_head;  // status line + headers
+  std::string_view body;
+  BodyCoding body_coding = BodyCoding::kAuto;
+};
+
+// Not thread-safe: one writer per file, used by one thread (or guarded).
 class WarcWriter {
  public:
+  struct Options {
+    // zlib level per record member; 1 keeps up with a fast crawl, 6-9
+    // trade speed for about a fifth less space.
+    int compression_level = 1;
+    // Compress when the path ends in ".gz" (the default), or force a choice.
+    enum class Compression { kByExtension, kGzip, kNone } compression = Compression::kByExtension;
+  };
+
   // Opens for appending (a resumed crawl continues the same file); writes a
   // warcinfo record when the file is new.
   static Result<std::unique_ptr<WarcWriter>> open(const std::string& path, std::string_view software);
+  static Result<std::unique_ptr<WarcWriter>> open(const std::string& path, std::string_view software,
+                                                  const Options& options);
   virtual ~WarcWriter() = default;
 
-  // Writes a request and a response record for one fetch. `http_response`
-  // is the raw status line + headers; `body` the (decoded-transfer) payload.
+  // Writes a response and a request record for one fetch (the request
+  // record names the response in WARC-Concurrent-To). `http_response_head`
+  // is the raw status line + headers (the final blank line optional); `body`
+  // the (decoded-transfer) payload. The head is adjusted to describe the
+  // stored body: Transfer-Encoding, and a Content-Encoding the body no
+  // longer has, are renamed to X-Cronista-Orig-*, and Content-Length is set.
   virtual Status write_exchange(std::string_view target_uri, std::string_view iso_date,
                                 std::string_view http_request, std::string_view http_response_head,
                                 std::string_view body) = 0;
+  virtual Status write(const WarcExchange& exchange) = 0;
+  // Makes everything written so far durable (fsync). A crash loses at most
+  // a partly written last record, which readers report and skip.
   virtual Status flush() = 0;
+  // Bytes in the file (for rotation and reports).
+  virtual std::uint64_t size() const = 0;
 };
 
+// Reads records in file order from plain, per-record-gzip or whole-file-gzip
+// WARC files (gzip members need not line up with records). Memory: one
+// record plus 64 KiB buffers. ARC files are refused by open().
 class WarcReader {
  public:
   static Result<std::unique_ptr<WarcReader>> open(const std::string& path);

@@ -58,7 +58,7 @@ class SentenceSplitter;
 struct SegmenterOptions {
   SegmentGranularity granularity = SegmentGranularity::Sentence;
   int max_gap_days = 7;
-  // nullptr: default_sentence_splitter() (resources/pt/segmentation/abbreviations.txt).
+  // nullptr: default_sentence_splitter() (resources/pt/abbreviations.txt).
   const SentenceSplitter* splitter = nullptr;
 };
 

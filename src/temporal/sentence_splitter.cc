@@ -95,35 +95,41 @@ Initial next_initial(std::string_view text, std::size_t i, std::size_t end) {
 Result<SentenceSplitter> SentenceSplitter::parse(std::string_view contents, const std::string& name) {
   SentenceSplitter s;
   std::size_t line_number = 0;
-  std::size_t at = 0;
-  while (at <= contents.size()) {
-    std::size_t eol = contents.find('\n', at);
-    if (eol == std::string_view::npos) eol = contents.size();
-    std::string_view line = contents.substr(at, eol - at);
+  bool in_class = false;
+  auto error = [&](const std::string& what) {
+    return Result<SentenceSplitter>::Error(name + ":" + std::to_string(line_number) + ": " + what);
+  };
+  while (!contents.empty()) {
+    const std::size_t eol = contents.find('\n');
+    std::string_view line = contents.substr(0, eol);
+    contents.remove_prefix(eol == std::string_view::npos ? contents.size() : eol + 1);
     ++line_number;
-    at = eol + 1;
-    if (const std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    if (const std::size_t comment = line.find("  #"); comment != std::string_view::npos)
+      line = line.substr(0, comment);
     while (!line.empty() && is_space(line.back())) line.remove_suffix(1);
-    while (!line.empty() && line.front() == ' ') line.remove_prefix(1);
-    if (line.empty()) continue;
-    Kind kind = Kind::NeverEnds;
-    if (const std::size_t tab = line.find('\t'); tab != std::string_view::npos) {
-      std::string_view flag = line.substr(tab + 1);
-      while (!flag.empty() && is_space(flag.front())) flag.remove_prefix(1);
-      if (flag != "end")
-        return Result<SentenceSplitter>::Error(name + ":" + std::to_string(line_number) + ": unknown flag '" +
-                                               std::string(flag) + "' (only \"end\" is allowed after the tab)");
-      kind = Kind::MayEnd;
-      line = line.substr(0, tab);
-      while (!line.empty() && is_space(line.back())) line.remove_suffix(1);
+    while (!line.empty() && is_space(line.front())) line.remove_prefix(1);
+    if (line.empty() || line.front() == '#') continue;
+    if (line.front() == '@') {
+      if (line != "@class ABBREVIATION") return error("only '@class ABBREVIATION' belongs in this file");
+      in_class = true;
+      continue;
     }
-    if (line.size() < 2 || line.back() != '.')
-      return Result<SentenceSplitter>::Error(name + ":" + std::to_string(line_number) + ": abbreviation '" +
-                                             std::string(line) + "' must end with a period");
-    if (line.find_first_of("\t\n\r") != std::string_view::npos || line.find("  ") != std::string_view::npos)
-      return Result<SentenceSplitter>::Error(name + ":" + std::to_string(line_number) +
-                                             ": words of an abbreviation are separated by one space");
-    s.abbreviations_[ascii_lower(line)] = kind;
+    if (!in_class) return error("entry before '@class ABBREVIATION'");
+    Kind kind = Kind::NeverEnds;
+    std::string_view phrase = line;
+    if (const std::size_t eq = line.find(" = "); eq != std::string_view::npos) {
+      std::string_view value = line.substr(eq + 3);
+      while (!value.empty() && is_space(value.front())) value.remove_prefix(1);
+      if (value != "end") return error("the only value allowed is 'end', not '" + std::string(value) + "'");
+      kind = Kind::MayEnd;
+      phrase = line.substr(0, eq);
+      while (!phrase.empty() && is_space(phrase.back())) phrase.remove_suffix(1);
+    }
+    if (phrase.size() < 2 || phrase.back() != '.')
+      return error("abbreviation '" + std::string(phrase) + "' must end with a period");
+    if (phrase.find_first_of("\t\r") != std::string_view::npos || phrase.find("  ") != std::string_view::npos)
+      return error("words of an abbreviation are separated by one space");
+    s.abbreviations_[ascii_lower(phrase)] = kind;
   }
   return s;
 }
@@ -245,7 +251,7 @@ std::vector<TextSpan> SentenceSplitter::split(std::string_view text, std::size_t
 
 const SentenceSplitter& default_sentence_splitter() {
   static const SentenceSplitter splitter = [] {
-    auto loaded = SentenceSplitter::load(default_home() + "/resources/pt/segmentation/abbreviations.txt");
+    auto loaded = SentenceSplitter::load(default_home() + "/resources/pt/abbreviations.txt");
     return loaded.ok() ? std::move(loaded).value() : SentenceSplitter();
   }();
   return splitter;

@@ -10,9 +10,9 @@
 //     parts ("S.A.", "E.U.A."), which behave like such abbreviations.
 // Periods not followed by white space never end a sentence, so "6.6.1944",
 // "1.º", "n.º", "3.5" and "www.publico.pt" need no special case.
-// The abbreviations come from resources/pt/segmentation/abbreviations.txt: one per line,
-// as written, optionally followed by a tab and "end" for the ones that may
-// end a sentence; '#' starts a comment. Matching ignores ASCII case.
+// The abbreviations come from resources/pt/abbreviations.txt, in the format
+// of every resources/pt file (class ABBREVIATION; "= end" marks the ones that
+// may end a sentence). Matching ignores ASCII case.
 #pragma once
 
 #include <cstddef>
@@ -58,7 +58,7 @@ class SentenceSplitter {
   std::unordered_map<std::string, Kind> abbreviations_;  // lower-cased, with the final period
 };
 
-// The splitter for resources/pt/segmentation/abbreviations.txt under default_home(),
+// The splitter for resources/pt/abbreviations.txt under default_home(),
 // loaded once. If the file cannot be read, the general rules alone.
 const SentenceSplitter& default_sentence_splitter();
 

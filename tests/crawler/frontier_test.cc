@@ -2,6 +2,13 @@
 // scheduling under politeness, and its bounds.
 #include "crawler/frontier.h"
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "crawler/crawl_store.h"
+#include "test_support.h"
+
 #include <gtest/gtest.h>
 
 namespace cronista::crawler {
@@ -168,6 +175,73 @@ TEST(SeenSet, HoldsManyKeysCompactly) {
   EXPECT_EQ(s.find(12345), nullptr);
   EXPECT_LE(s.memory_bytes(), 200000u * 24 * 3);
 }
+
+}  // namespace
+}  // namespace cronista::crawler
+
+namespace cronista::crawler {
+namespace {
+
+// With a window of four entries per host, most of the queue lives in the
+// database; the order must still be exactly (priority, discovery).
+void check_order_with_spill(bool commit_between_rounds) {
+  testing::TempDir tmp;
+  auto store = CrawlStore::open((tmp / "f.db").string(), CrawlStoreOptions{});
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  ASSERT_TRUE((*store)->begin_run(RunInfo{0, "general", "1939", "1945", "", 0.99}, 0).ok());
+  std::atomic<std::uint64_t> committed{0};
+  ASSERT_TRUE((*store)->start([&](std::uint64_t j) { committed = j; }).ok());
+
+  PolitenessOptions p = Fixture::zero_delay();
+  HostQueue hosts(p);
+  FrontierOptions fo;
+  fo.window_per_host = 4;
+  fo.window_budget = 4;
+  Frontier frontier(hosts, (*store)->spill(), fo);
+  const auto h = hosts.intern("arquivo.pt", "http://arquivo.pt");
+  hosts.set_robots(h, RobotsRules::allow_all(), "test", std::chrono::hours(1), Clock::now());
+
+  std::uint64_t job = 1;
+  StoreJob first;
+  first.hosts.push_back(HostRow{h, "arquivo.pt", "http://arquivo.pt", "", 0});
+  // 60 URLs; URL i gets i % 7 extra backlinks, spread over several jobs.
+  for (int i = 0; i < 60; ++i)
+    frontier.add("http://arquivo.pt/" + std::to_string(i), h, 1, 0, true, job, &first.ops);
+  (*store)->submit(std::move(first));
+  for (int round = 1; round < 7; ++round) {
+    StoreJob more;
+    ++job;
+    for (int i = 0; i < 60; ++i)
+      if (i % 7 >= round) frontier.add("http://arquivo.pt/" + std::to_string(i), h, 1, 0, true, job, &more.ops);
+    (*store)->submit(std::move(more));
+    if (commit_between_rounds) {
+      // Spilled entries are then bumped in the database, not in memory.
+      while (committed.load() < job) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      frontier.committed(committed.load());
+    }
+  }
+  while (committed.load() < job) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  frontier.committed(committed.load());
+  EXPECT_LE(frontier.in_memory(), 4u);
+
+  std::vector<int> got;
+  while (auto e = frontier.pop(Clock::now())) {
+    got.push_back(std::stoi(e->url.substr(std::string("http://arquivo.pt/").size())));
+    StoreJob done;
+    frontier.finish(*e, UrlState::Done, &done.ops);
+    (*store)->submit(std::move(done));
+  }
+  std::vector<int> expected(60);
+  for (int i = 0; i < 60; ++i) expected[i] = i;
+  std::stable_sort(expected.begin(), expected.end(), [](int a, int b) {
+    return priority_for_backlinks(1 + a % 7) < priority_for_backlinks(1 + b % 7);
+  });
+  EXPECT_EQ(got, expected);
+  EXPECT_TRUE((*store)->finish("test").ok());
+}
+
+TEST(Frontier, KeepsItsOrderWhenMostOfTheQueueLivesInTheDatabase) { check_order_with_spill(false); }
+TEST(Frontier, KeepsItsOrderWhenSpilledEntriesGainBacklinks) { check_order_with_spill(true); }
 
 }  // namespace
 }  // namespace cronista::crawler

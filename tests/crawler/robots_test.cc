@@ -211,6 +211,17 @@ TEST(RobotsRules, BinaryGarbageNeverCrashes) {
   EXPECT_FALSE(r.allowed("/x"));
 }
 
+TEST(RobotsRules, HostilePatternsStayCheap) {
+  std::string stars = "/";
+  for (int i = 0; i < 2000; ++i) stars += "*a";
+  std::string body = "User-agent: *\nDisallow: " + stars + "b\nDisallow: /" + std::string(5000, 'x') +
+                     "\nDisallow: /seguro/****fim$\n";
+  const auto r = RobotsRules::parse(body, "x");
+  EXPECT_EQ(r.rule_count(), 2u);  // the 5000-byte pattern is dropped
+  EXPECT_TRUE(r.allowed("/" + std::string(8000, 'a')));
+  EXPECT_FALSE(r.allowed("/seguro/a/b/fim"));
+}
+
 TEST(RobotsRules, AllowAllAndDisallowAll) {
   EXPECT_TRUE(RobotsRules::allow_all().allowed("/qualquer"));
   EXPECT_FALSE(RobotsRules::disallow_all().allowed("/qualquer"));

@@ -23,6 +23,9 @@ class TestServer {
   };
 
   explicit TestServer(std::string address = "127.0.0.1") : address_(std::move(address)) {
+    // More threads than any test opens connections: a kept-alive idle
+    // connection holds its thread.
+    server_.new_task_queue = [] { return new httplib::ThreadPool(48); };
     server_.set_logger([this](const httplib::Request& req, const httplib::Response&) { (void)req; });
     server_.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response&) {
       std::string target = req.path;

@@ -16,7 +16,7 @@ namespace {
 
 const SentenceSplitter& splitter() {
   static const SentenceSplitter s = [] {
-    auto loaded = SentenceSplitter::load(cronista::testing::source_dir() + "/resources/pt/segmentation/abbreviations.txt");
+    auto loaded = SentenceSplitter::load(cronista::testing::source_dir() + "/resources/pt/abbreviations.txt");
     return loaded.ok() ? std::move(loaded).value() : SentenceSplitter();
   }();
   return s;

@@ -13,7 +13,7 @@ namespace {
 
 const SentenceSplitter& splitter() {
   static const SentenceSplitter s = [] {
-    auto loaded = SentenceSplitter::load(cronista::testing::source_dir() + "/resources/pt/segmentation/abbreviations.txt");
+    auto loaded = SentenceSplitter::load(cronista::testing::source_dir() + "/resources/pt/abbreviations.txt");
     EXPECT_TRUE(loaded.ok()) << loaded.status().message();
     return loaded.ok() ? std::move(loaded).value() : SentenceSplitter();
   }();
@@ -105,12 +105,15 @@ TEST(SentenceSplitter, WithoutAbbreviationsTitlesSplit) {
 }
 
 TEST(SentenceSplitter, MalformedAbbreviationFileNamesTheLine) {
-  auto bad = SentenceSplitter::parse("# comentário\nsr.\ndra\n", "abreviaturas.txt");
+  auto bad = SentenceSplitter::parse("# comentário\n@class ABBREVIATION\nsr.\ndra\n", "abreviaturas.txt");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "abreviaturas.txt:3: abbreviation 'dra' must end with a period");
-  auto flag = SentenceSplitter::parse("etc.\tfim\n", "a.txt");
+  EXPECT_EQ(bad.status().message(), "abreviaturas.txt:4: abbreviation 'dra' must end with a period");
+  auto flag = SentenceSplitter::parse("@class ABBREVIATION\netc. = fim\n", "a.txt");
   ASSERT_FALSE(flag.ok());
-  EXPECT_NE(flag.status().message().find("a.txt:1:"), std::string::npos);
+  EXPECT_NE(flag.status().message().find("a.txt:2:"), std::string::npos);
+  auto no_class = SentenceSplitter::parse("sr.\n", "b.txt");
+  ASSERT_FALSE(no_class.ok());
+  EXPECT_NE(no_class.status().message().find("b.txt:1:"), std::string::npos);
   auto missing = SentenceSplitter::load("/nonexistent/abbreviations.txt");
   ASSERT_FALSE(missing.ok());
   EXPECT_NE(missing.status().message().find("/nonexistent/abbreviations.txt"), std::string::npos);

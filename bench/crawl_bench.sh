@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Crawl throughput and memory on a local site served by nginx on loopback:
+# `cronista crawl --mode general` and `--mode temporal` (politeness off for
+# loopback: --delay-ms 0, 32 connections to the one host), next to a plain
+# Scrapy spider following every link and `wget2 --recursive`, in the same
+# run on the same site. Reports pages, seconds, pages/s and peak RSS
+# (/usr/bin/time -v). Then a crawl that discovers about 1 million URLs
+# (pages with many links, --max-pages small) for peak memory.
+#
+#   bench/crawl_bench.sh                 5,000-page site + 1M-URL memory run
+#   bench/crawl_bench.sh --pages 20000   a larger site
+#   bench/crawl_bench.sh --no-million    skip the 1M-URL run
+#   bench/crawl_bench.sh --keep          keep the work folder (site, databases, logs)
+#
+# Needs build/cronista (scripts/setup); CRONISTA_RESOURCES=DIR is passed as
+# --resources, CRONISTA_BIN overrides the binary. Installs nginx, python3-scrapy and
+# wget2 with apt-get when missing (they are benchmark-only dependencies).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+pages=5000
+million=1
+keep=0
+bin="${CRONISTA_BIN:-$here/build/cronista}"
+while (($#)); do
+  case "$1" in
+    --pages) pages="$2"; shift 2 ;;
+    --no-million) million=0; shift ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$bin" ]] || { echo "crawl_bench: $bin not found; run scripts/setup first" >&2; exit 1; }
+
+need=()
+command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || need+=(nginx)
+/usr/bin/python3 -c 'import scrapy' 2>/dev/null || need+=(python3-scrapy)
+command -v wget2 >/dev/null 2>&1 || need+=(wget2)
+if ((${#need[@]})); then
+  [[ $(id -u) -eq 0 ]] || { echo "crawl_bench: install ${need[*]} (needs root)" >&2; exit 1; }
+  echo "crawl_bench: installing ${need[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+
+work="$(mktemp -d /tmp/cronista-crawl-bench.XXXXXX)"
+chmod 755 "$work"  # nginx workers run as an unprivileged user
+nginx_pid=""
+cleanup() {
+  if [[ -f "$work/nginx.pid" ]]; then kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; fi
+  if ((keep)); then echo "crawl_bench: kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# ---- the site ----
+# Page i: Portuguese paragraphs, each anchored to a date; the links of the
+# first paragraph (1939-1945) and of the second (other years) go to pseudo-
+# random other pages, so both the general and the temporal crawl reach the
+# whole site. About 6 KB of HTML and 16 links per page.
+generate_site() {  # dir pages links_per_page extra_dead_links
+  python3 - "$@" <<'PY'
+import os, random, sys
+root, n, per, dead = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+os.makedirs(os.path.join(root, "p"), exist_ok=True)
+rnd = random.Random(1944)
+meses = ["janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro",
+         "outubro", "novembro", "dezembro"]
+factos = ["as tropas aliadas avançaram sobre a cidade", "o governo anunciou novas medidas",
+          "os jornais de Lisboa noticiaram o acontecimento", "a população saiu à rua em festa",
+          "o navio partiu do porto com centenas de refugiados", "a conferência reuniu os chefes de Estado",
+          "o racionamento de pão foi alargado a todo o país", "a rádio transmitiu o discurso do presidente"]
+def frase(ano):
+    return f"A {rnd.randint(1, 28)} de {rnd.choice(meses)} de {ano}, {rnd.choice(factos)}. No dia seguinte, {rnd.choice(factos)}."
+def links(k):
+    return " ".join(f'<a href="/p/{rnd.randrange(n)}.html">ver página</a>' for _ in range(k))
+with open(os.path.join(root, "index.html"), "w") as f:
+    f.write("<!DOCTYPE html><html lang=pt><head><meta charset=utf-8><title>Arquivo</title></head><body><p>")
+    f.write(frase(1942) + " ")
+    f.write(" ".join(f'<a href="/p/{i}.html">página {i}</a>' for i in range(n if dead else min(n, 50))))
+    f.write("</p></body></html>")
+for i in range(n):
+    half = per // 2
+    body = [f"<h1>Página {i}</h1>",
+            f"<p>{frase(rnd.randint(1939, 1945))} {links(half)}</p>",
+            f"<p>{frase(rnd.choice([1910, 1974, 1986, 2001, 2015]))} {links(per - half)}</p>",
+            f"<p>{frase(rnd.randint(1939, 1945))} {frase(rnd.randint(1939, 1945))}</p>",
+            f"<p>Entre 1950 e 1960 {rnd.choice(factos)}. {frase(rnd.randint(1900, 2020))}</p>"]
+    if dead:
+        body.append("<ul>" + "".join(f'<li><a href="/u/{i}/{j}.html">{j}</a></li>' for j in range(dead)) + "</ul>")
+    body.append('<footer><p>© 2024 Arquivo. <a href="/index.html">Início</a></p></footer>')
+    with open(os.path.join(root, "p", f"{i}.html"), "w") as f:
+        f.write("<!DOCTYPE html><html lang=pt><head><meta charset=utf-8><title>Página " + str(i) +
+                "</title></head><body>" + "".join(body) + "</body></html>")
+PY
+}
+
+start_nginx() {  # root port
+  cat > "$work/nginx.conf" <<EOF
+worker_processes 1;
+daemon on;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  types { text/html html; }
+  default_type text/html;
+  keepalive_requests 100000;
+  client_body_temp_path $work/tmp; proxy_temp_path $work/tmp; fastcgi_temp_path $work/tmp;
+  uwsgi_temp_path $work/tmp; scgi_temp_path $work/tmp;
+  server { listen 127.0.0.1:$2; root $1; }
+}
+EOF
+  mkdir -p "$work/tmp"
+  "$nginx_bin" -c "$work/nginx.conf" -p "$work"
+}
+
+stop_nginx() {
+  if [[ -f "$work/nginx.pid" ]]; then kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; sleep 0.3; fi
+  rm -f "$work/nginx.pid"
+}
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# Runs a command under /usr/bin/time -v; sets secs and rss_mb.
+timed() {  # log command...
+  local log="$1"; shift
+  /usr/bin/time -v "$@" >"$log.out" 2>"$log.err" || { echo "crawl_bench: failed: $*" >&2; tail -5 "$log.err" >&2; return 1; }
+  local wall
+  wall="$(grep 'Elapsed (wall clock)' "$log.err" | awk '{print $NF}')"
+  secs="$(python3 -c "import sys; p=[float(x) for x in sys.argv[1].split(':')]; print(sum(v*60**i for i,v in enumerate(reversed(p))))" "$wall")"
+  rss_mb="$(awk '/Maximum resident set size/ {printf "%.0f", $NF/1024}' "$log.err")"
+}
+
+row() { printf "%-34s %8s %8.1f %10.1f %10s\n" "$1" "$2" "$3" "$(python3 -c "print($2/$3 if $3 else 0)")" "$4"; }
+
+cat > "$work/spider.py" <<'PY'
+import scrapy
+class Follow(scrapy.Spider):
+    name = "follow"
+    def __init__(self, start=None, **kw):
+        super().__init__(**kw)
+        self.start_urls = [start]
+    def parse(self, response):
+        for href in response.css("a::attr(href)").getall():
+            yield response.follow(href, self.parse)
+    def closed(self, reason):
+        with open(self.settings.get("COUNT_FILE"), "w") as f:
+            f.write(str(self.crawler.stats.get_value("response_received_count", 0)))
+PY
+
+echo "crawl_bench: generating $pages pages" >&2
+generate_site "$work/site" "$pages" 16 0
+port="$(free_port)"
+start_nginx "$work/site" "$port"
+seed="http://127.0.0.1:$port/index.html"
+cores="$(nproc)"
+
+printf "\nsite: %s pages (+ index), ~%s KB each, 16 links/page, nginx on loopback, %s cores\n\n" "$pages" \
+  "$(( $(du -sk "$work/site" | cut -f1) / (pages + 1) ))" "$cores"
+printf "%-34s %8s %8s %10s %10s\n" "crawler" "pages" "seconds" "pages/s" "peak MB"
+
+common=(--from 1939 --to 1945 --delay-ms 0 --host-connections 32 --connections 32 --quiet)
+[[ -n "${CRONISTA_RESOURCES:-}" ]] && common+=(--resources "$CRONISTA_RESOURCES")
+for mode in general temporal; do
+  timed "$work/$mode" "$bin" crawl "${common[@]}" --mode "$mode" --db "$work/$mode.db" "$seed"
+  n="$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/$mode.out")"
+  row "cronista crawl --mode $mode" "$n" "$secs" "$rss_mb"
+done
+
+timed "$work/scrapy" scrapy runspider "$work/spider.py" -a "start=$seed" -s LOG_LEVEL=WARNING \
+  -s CONCURRENT_REQUESTS=32 -s CONCURRENT_REQUESTS_PER_DOMAIN=32 -s DOWNLOAD_DELAY=0 -s ROBOTSTXT_OBEY=True \
+  -s TELNETCONSOLE_ENABLED=False -s "COUNT_FILE=$work/scrapy.count"
+row "scrapy (follow every link)" "$(cat "$work/scrapy.count")" "$secs" "$rss_mb"
+
+timed "$work/wget2" wget2 --recursive --level=inf --no-parent --max-threads=32 --quiet -P "$work/wget2-out" "$seed" || true
+n="$(find "$work/wget2-out" -type f -name '*.html' | wc -l)"
+row "wget2 --recursive" "$n" "$secs" "$rss_mb"
+stop_nginx
+
+if ((million)); then
+  # 2,000 pages × 500 links to distinct (missing) URLs each = 1 M URLs
+  # discovered; only the index and 1,999 pages are downloaded (the index
+  # links every page, and equal priorities are served first come, first
+  # served).
+  echo "crawl_bench: generating the 1M-URL site" >&2
+  generate_site "$work/msite" 2000 16 500
+  rm -rf "$work/site"
+  port="$(free_port)"
+  start_nginx "$work/msite" "$port"
+  timed "$work/million" "$bin" crawl "${common[@]}" --mode general --max-pages 2000 --db "$work/million.db" \
+    "http://127.0.0.1:$port/index.html"
+  urls="$(sqlite3 "$work/million.db" 'SELECT COUNT(*) FROM urls')"
+  printf "\n1M-URL crawl: %s URLs discovered, %s pages downloaded, %.1f s, peak %s MB\n" "$urls" \
+    "$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/million.out")" "$secs" "$rss_mb"
+  stop_nginx
+fi

@@ -1,0 +1,121 @@
+// Link filters: the cheap decisions the crawl loop makes about a discovered
+// URL before it enters the frontier. All pure functions of the URL (and, for
+// CalendarTrapDetector, of what was seen before); nothing here fetches.
+//
+// Rules, each with the reason name the crawl loop logs:
+//
+// * "off-host" (HostScope): with --same-host, a URL must have the authority
+//   (host and non-default port, CanonicalUrl::authority()) of one of the
+//   seeds; every --allow-host pattern adds hosts: "example.pt" matches that
+//   host on any port, "example.pt:8080" only that port, "*.example.pt" the
+//   host and all its subdomains. IDN patterns are converted to punycode. With
+//   neither option every host is in scope. Seeds are fetched regardless.
+// * "not-html" (surely_not_html): the last path segment ends in an extension
+//   that is never an HTML page (images, audio, video, archives, office
+//   documents, PDF, fonts, scripts, style sheets, executables); compared
+//   without case. No extension, or .html/.php/.asp and friends, pass.
+// * "long-url": the canonical URL is longer than TrapLimits::max_url_length
+//   (2048 bytes by default): generated URLs that keep growing.
+// * "deep-path": more than TrapLimits::max_path_depth (16) path segments.
+// * "repeated-segments": a run of 1-4 segments repeated
+//   TrapLimits::max_consecutive_repeats (3) times in a row (/a/a/a,
+//   /a/b/a/b/a/b: relative links that resolve against themselves), or one
+//   segment occurring more than max_segment_occurrences (3) times anywhere.
+// * "calendar-future", "calendar-flood", "calendar-out-of-scope"
+//   (CalendarTrapDetector): a URL is calendar-like when its path or query
+//   has a year (1900-2199) together with a month/day number (1-31), or a
+//   compact date (YYYYMMDD, YYYYMM); its pattern is the authority, path and
+//   query with every digit run replaced by "#". Skipped: a year beyond
+//   Limits::latest_year (a calendar running into the future); more than
+//   Limits::max_urls_per_pattern new URLs of one pattern (numbers that keep
+//   changing); and, once the crawl loop reports scope decisions, a pattern
+//   whose last Limits::max_out_of_scope_run fetched pages were all out of
+//   the period (a calendar walking away from it).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "crawler/url.h"
+#include "temporal/status.h"
+
+namespace cronista::crawler {
+
+class HostScope {
+ public:
+  // --same-host: restrict to the seeds' authorities.
+  void set_same_host(bool on) { same_host_ = on; }
+  void add_seed(const CanonicalUrl& seed);
+  // --allow-host PATTERN; an error names a pattern that is not a host.
+  Status allow_host(std::string_view pattern);
+
+  // Whether any restriction is active.
+  bool restricted() const { return same_host_ || !patterns_.empty(); }
+  bool allows(const CanonicalUrl& url) const;
+
+ private:
+  struct Pattern {
+    std::string host;  // canonical (punycode, lower case)
+    int port = 0;      // 0: any port
+    bool subdomains = false;
+  };
+  bool same_host_ = false;
+  std::vector<std::string> seed_authorities_;
+  std::vector<Pattern> patterns_;
+};
+
+// True when `path` (CanonicalUrl::path()) names a file that is surely not HTML.
+bool surely_not_html(std::string_view path);
+
+struct TrapLimits {
+  std::size_t max_url_length = 2048;
+  int max_path_depth = 16;
+  int max_consecutive_repeats = 3;
+  int max_segment_occurrences = 3;
+};
+
+// The static spider-trap rules ("long-url", "deep-path",
+// "repeated-segments"); nullopt when none applies.
+std::optional<std::string_view> static_trap_reason(const CanonicalUrl& url, const TrapLimits& limits = {});
+
+// Stateful calendar-trap detection for one crawl. Not thread-safe. Memory is
+// bounded: at most Limits::max_patterns patterns are tracked (a 64-bit hash
+// and three counters each); URLs of untracked patterns are let through.
+class CalendarTrapDetector {
+ public:
+  struct Limits {
+    int latest_year;  // default: this year + 1
+    int max_urls_per_pattern = 500;
+    int max_out_of_scope_run = 20;
+    std::size_t max_patterns = 200000;
+    Limits();
+  };
+
+  CalendarTrapDetector() = default;
+  explicit CalendarTrapDetector(Limits limits) : limits_(limits) {}
+
+  // The pattern of a calendar-like URL (see above), or nullopt.
+  static std::optional<std::string> pattern_of(const CanonicalUrl& url, int* max_year = nullptr);
+
+  // Call once per newly discovered URL, before queueing it: the reason to
+  // skip it, or nullopt (then the URL is counted against its pattern).
+  std::optional<std::string_view> check(const CanonicalUrl& url);
+  // After a fetched calendar-like page was scoped: whether it was in scope.
+  void record_scope(const CanonicalUrl& url, bool in_scope);
+
+  std::size_t tracked_patterns() const { return patterns_.size(); }
+
+ private:
+  struct Counters {
+    std::uint32_t urls = 0;
+    std::uint32_t out_of_scope_run = 0;  // consecutive fetched pages out of scope
+  };
+  Limits limits_;
+  std::unordered_map<std::uint64_t, Counters> patterns_;
+};
+
+}  // namespace cronista::crawler

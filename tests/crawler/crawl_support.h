@@ -1,0 +1,177 @@
+// Shared by the crawl integration tests: a small web site served on
+// loopback, crawl options suited to tests (tiny delays, quick retries), SQL
+// helpers over the crawl database, and spawning the real binary.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "crawler/crawl.h"
+#include "crawler/test_server.h"
+#include "store/database.h"
+#include "test_support.h"
+
+namespace cronista::testing {
+
+struct SitePage {
+  int status = 200;
+  std::string content_type = "text/html; charset=utf-8";
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// A TestServer whose paths are served from a map (filled before start()).
+// Handlers registered on http() before start() take precedence.
+class Site {
+ public:
+  explicit Site(std::string address = "127.0.0.1") : server_(std::move(address)) {}
+  void page(const std::string& path, const std::string& body, int status = 200) {
+    SitePage p;
+    p.body = body;
+    p.status = status;
+    pages_[path] = p;
+  }
+  void page(const std::string& path, SitePage p) { pages_[path] = std::move(p); }
+  TestServer& server() { return server_; }
+  httplib::Server& http() { return server_.http(); }
+  void start() {
+    server_.http().Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
+      std::string target = req.path;
+      if (!req.params.empty()) {
+        std::string q;
+        for (const auto& [k, v] : req.params) q += (q.empty() ? "" : "&") + k + "=" + v;
+        target += "?" + q;
+      }
+      auto it = pages_.find(target);
+      if (it == pages_.end()) {
+        res.status = 404;
+        res.set_content("<html><body>Não encontrado</body></html>", "text/html; charset=utf-8");
+        return;
+      }
+      res.status = it->second.status;
+      for (const auto& [k, v] : it->second.headers) res.set_header(k, v);
+      res.set_content(it->second.body, it->second.content_type.c_str());
+    });
+    server_.start();
+  }
+  std::string url(const std::string& path) const { return server_.url(path); }
+  std::string origin() const { return server_.origin(); }
+
+ private:
+  TestServer server_;
+  std::map<std::string, SitePage> pages_;
+};
+
+inline std::string html(const std::string& body, const std::string& title = "Página") {
+  return "<!DOCTYPE html><html lang=\"pt\"><head><meta charset=\"utf-8\"><title>" + title + "</title></head><body>" +
+         body + "</body></html>";
+}
+
+// A home for the tagger: the source tree's resources/pt and patterns,
+// without resources/pt/abbreviations.txt. That file belongs to the sentence
+// splitter (which reads it from the default home), and the tagger's lexicon,
+// which loads every .txt of resources/pt, rejects its format. Symlinks,
+// created once per test program.
+inline std::string tagger_home() {
+  static const std::string home = [] {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / ("cronista-tagger-home-" + std::to_string(::getpid()));
+    fs::create_directories(dir / "resources" / "pt");
+    const fs::path src = source_dir();
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(src / "resources" / "pt"))
+      if (e.path().filename() != "abbreviations.txt")
+        fs::create_symlink(e.path(), dir / "resources" / "pt" / e.path().filename(), ec);
+    fs::create_directory_symlink(src / "patterns", dir / "patterns", ec);
+    return dir.string();
+  }();
+  return home;
+}
+
+inline crawler::CrawlOptions test_options(const TempDir& tmp, std::vector<std::string> seeds) {
+  crawler::CrawlOptions o;
+  o.seeds = std::move(seeds);
+  o.db = (tmp / "crawl.db").string();
+  o.from = "1939";
+  o.to = "1945";
+  o.period = *temporal::Period::parse("1939", "1945");
+  o.temporal_mode = false;
+  o.delay_ms = 20;
+  o.host_connections = 2;
+  o.connections = 8;
+  o.threads = 2;
+  o.retries = 2;
+  o.retry_base_ms = 50;
+  o.timeout_ms = 5000;
+  o.progress = false;
+  o.home = tagger_home();
+  return o;
+}
+
+// Rows of a query as strings (NULL → "NULL"), columns joined by '|'.
+inline std::vector<std::string> rows(const std::string& db_path, const std::string& sql) {
+  std::vector<std::string> out;
+  auto db = store::Database::open(db_path, true);
+  if (!db.ok()) return {"ERROR " + db.status().message()};
+  sqlite3_stmt* st = nullptr;
+  if (sqlite3_prepare_v2(db->handle(), sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    return {std::string("ERROR ") + sqlite3_errmsg(db->handle())};
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::string row;
+    for (int i = 0; i < sqlite3_column_count(st); ++i) {
+      if (i > 0) row += "|";
+      const unsigned char* t = sqlite3_column_text(st, i);
+      row += t ? std::string(reinterpret_cast<const char*>(t), sqlite3_column_bytes(st, i)) : "NULL";
+    }
+    out.push_back(row);
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+inline std::string scalar(const std::string& db_path, const std::string& sql) {
+  auto r = rows(db_path, sql);
+  return r.empty() ? "" : r[0];
+}
+
+inline std::int64_t count(const std::string& db_path, const std::string& sql) {
+  const std::string s = scalar(db_path, sql);
+  return s.empty() ? -1 : std::stoll(s);
+}
+
+// A running `cronista` process.
+struct Child {
+  pid_t pid = -1;
+  int wait() {
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+};
+
+inline Child spawn_cronista(const std::vector<std::string>& args, const std::string& stderr_path) {
+  Child c;
+  c.pid = ::fork();
+  if (c.pid == 0) {
+    int devnull = ::open("/dev/null", O_RDWR);
+    int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(devnull, 0);
+    ::dup2(devnull, 1);
+    ::dup2(err, 2);
+    std::vector<std::string> all{cronista_binary()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return c;
+}
+
+}  // namespace cronista::testing

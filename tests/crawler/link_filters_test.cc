@@ -1,0 +1,186 @@
+// Link filters: host scoping, non-HTML extensions, static spider-trap rules
+// and the calendar-trap detector.
+#include "crawler/link_filters.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace cronista::crawler {
+namespace {
+
+CanonicalUrl url(std::string_view s) {
+  auto r = CanonicalUrl::parse(s);
+  EXPECT_TRUE(r.ok()) << s << ": " << r.status().message();
+  return r.ok() ? *r : CanonicalUrl();
+}
+
+TEST(HostScope, UnrestrictedByDefault) {
+  HostScope scope;
+  scope.add_seed(url("https://www.publico.pt/"));
+  EXPECT_FALSE(scope.restricted());
+  EXPECT_TRUE(scope.allows(url("https://g1.globo.com/")));
+}
+
+TEST(HostScope, SameHostUsesTheSeedAuthorities) {
+  HostScope scope;
+  scope.set_same_host(true);
+  scope.add_seed(url("https://www.publico.pt/"));
+  scope.add_seed(url("http://127.0.0.2:18080/inicio"));
+  EXPECT_TRUE(scope.allows(url("https://WWW.publico.pt/politica")));
+  EXPECT_TRUE(scope.allows(url("http://www.publico.pt/politica")));  // http and https, default ports
+  EXPECT_FALSE(scope.allows(url("https://publico.pt/politica")));
+  EXPECT_FALSE(scope.allows(url("https://imagens.publico.pt/a")));
+  EXPECT_TRUE(scope.allows(url("http://127.0.0.2:18080/outra")));
+  EXPECT_FALSE(scope.allows(url("http://127.0.0.2:18081/outra")));
+  EXPECT_FALSE(scope.allows(url("http://127.0.0.3:18080/outra")));
+}
+
+TEST(HostScope, AllowHostPatterns) {
+  HostScope scope;
+  ASSERT_TRUE(scope.allow_host("publico.pt").ok());
+  ASSERT_TRUE(scope.allow_host("*.globo.com").ok());
+  ASSERT_TRUE(scope.allow_host("127.0.0.2:18081").ok());
+  ASSERT_TRUE(scope.allow_host("Açores.pt").ok());
+  ASSERT_TRUE(scope.allow_host("[::1]").ok());
+  EXPECT_TRUE(scope.restricted());
+  EXPECT_TRUE(scope.allows(url("https://publico.pt/")));
+  EXPECT_TRUE(scope.allows(url("http://publico.pt:8080/")));  // any port without one in the pattern
+  EXPECT_FALSE(scope.allows(url("https://www.publico.pt/")));
+  EXPECT_TRUE(scope.allows(url("https://globo.com/")));
+  EXPECT_TRUE(scope.allows(url("https://g1.globo.com/economia")));
+  EXPECT_FALSE(scope.allows(url("https://naoglobo.com/")));
+  EXPECT_TRUE(scope.allows(url("http://127.0.0.2:18081/x")));
+  EXPECT_FALSE(scope.allows(url("http://127.0.0.2:18080/x")));
+  EXPECT_TRUE(scope.allows(url("http://xn--aores-yra.pt/ilhas")));
+  EXPECT_TRUE(scope.allows(url("http://[::1]:9000/")));
+}
+
+TEST(HostScope, SameHostPlusAllowHost) {
+  HostScope scope;
+  scope.set_same_host(true);
+  scope.add_seed(url("https://www.publico.pt/"));
+  ASSERT_TRUE(scope.allow_host("*.publico.pt").ok());
+  EXPECT_TRUE(scope.allows(url("https://imagens.publico.pt/a")));
+  EXPECT_FALSE(scope.allows(url("https://www.record.pt/")));
+}
+
+TEST(HostScope, BadPatternsAreErrors) {
+  HostScope scope;
+  for (const char* bad : {"", "http://publico.pt", "publico.pt/politica", "exa mple.pt", "publico.pt:99999", "*."}) {
+    const Status s = scope.allow_host(bad);
+    EXPECT_FALSE(s.ok()) << bad;
+    EXPECT_NE(s.message().find("--allow-host"), std::string::npos);
+  }
+  EXPECT_FALSE(scope.restricted());
+}
+
+TEST(SurelyNotHtml, KnownBinaryAndAssetExtensions) {
+  for (const char* p : {"/fotos/lisboa.JPG", "/relatorio-2020.pdf", "/a/b.tar.gz", "/video.mp4", "/estilo.css",
+                        "/app.js", "/dados.xlsx", "/fonte.woff2", "/feed.xml"})
+    EXPECT_TRUE(surely_not_html(p)) << p;
+  for (const char* p : {"/", "/noticias", "/noticia.html", "/index.php", "/pagina.aspx", "/v1.2/", "/a.b/c",
+                        "/2020/10/11/texto.ghtml", "/x.shtml", "/ficheiro.", "/a.muitolongaextensao"})
+    EXPECT_FALSE(surely_not_html(p)) << p;
+}
+
+TEST(StaticTraps, LongUrl) {
+  const std::string long_url = "http://a.pt/" + std::string(3000, 'x');
+  EXPECT_EQ(static_trap_reason(url(long_url)), "long-url");
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/" + std::string(1000, 'x'))), std::nullopt);
+}
+
+TEST(StaticTraps, DeepPath) {
+  std::string deep = "http://a.pt";
+  for (int i = 0; i < 17; ++i) deep += "/n" + std::to_string(i);
+  EXPECT_EQ(static_trap_reason(url(deep)), "deep-path");
+  TrapLimits generous;
+  generous.max_path_depth = 20;
+  EXPECT_EQ(static_trap_reason(url(deep), generous), std::nullopt);
+}
+
+TEST(StaticTraps, RepeatedSegments) {
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/x/a/b/a/b/a/b/y")), "repeated-segments");
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/img/img/img/foto.jpg")), "repeated-segments");
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/a/b/c/a/b/c/a/b/c")), "repeated-segments");
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/x/1/x/2/x/3/x/4")), "repeated-segments");
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/a/b/a/b/c")), std::nullopt);
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/2020/10/10/noticia")), std::nullopt);
+  EXPECT_EQ(static_trap_reason(url("http://a.pt/politica/noticia/politica/opiniao")), std::nullopt);
+}
+
+TEST(CalendarTraps, WhatIsCalendarLike) {
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt/agenda/2024/03")), "a.pt/agenda/#/#");
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt/cal?ano=2024&mes=3")), "a.pt/cal?ano=#&mes=#");
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt:81/dia/20240315")), "a.pt:81/dia/#");
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt/artigo/12345")), std::nullopt);
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt/produto/2024")), std::nullopt);  // a year alone
+  EXPECT_EQ(CalendarTrapDetector::pattern_of(url("http://a.pt/p/3000/05")), std::nullopt);     // not a year
+}
+
+TEST(CalendarTraps, FutureYearsAreSkipped) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2027;
+  CalendarTrapDetector d(limits);
+  EXPECT_EQ(d.check(url("http://a.pt/agenda/2027/12")), std::nullopt);
+  EXPECT_EQ(d.check(url("http://a.pt/agenda/2028/01")), "calendar-future");
+  EXPECT_EQ(d.check(url("http://a.pt/dia/21000101")), "calendar-future");
+}
+
+TEST(CalendarTraps, APatternWhoseNumbersKeepChangingIsBounded) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_urls_per_pattern = 50;
+  CalendarTrapDetector d(limits);
+  int accepted = 0;
+  for (int y = 1990; y <= 2020; ++y)
+    for (int m = 1; m <= 12; ++m)
+      if (!d.check(url("http://a.pt/cal?y=" + std::to_string(y) + "&m=" + std::to_string(m)))) ++accepted;
+  EXPECT_EQ(accepted, 50);
+  EXPECT_EQ(d.check(url("http://a.pt/cal?y=2021&m=1")), "calendar-flood");
+  // Dated articles each have a pattern of their own and are not affected.
+  for (int i = 0; i < 200; ++i)
+    EXPECT_EQ(d.check(url("http://a.pt/2020/10/11/noticia-sobre-tema-" + std::string(1, 'a' + i % 26) +
+                          std::string(1, 'a' + i / 26))),
+              std::nullopt);
+}
+
+TEST(CalendarTraps, PatternsThatKeepGoingOutOfScopeAreCut) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_out_of_scope_run = 5;
+  CalendarTrapDetector d(limits);
+  // Walking backwards from the period: every page out of scope.
+  int y = 2020, m = 12;
+  int fetched = 0;
+  while (fetched < 100) {
+    const CanonicalUrl u = url("http://a.pt/agenda/" + std::to_string(y) + "/" + std::to_string(m));
+    if (d.check(u)) break;
+    d.record_scope(u, /*in_scope=*/false);
+    ++fetched;
+    if (--m == 0) {
+      m = 12;
+      --y;
+    }
+  }
+  EXPECT_EQ(fetched, 5);
+  // An in-scope page resets the run.
+  CalendarTrapDetector d2(limits);
+  for (int i = 1; i <= 12; ++i) {
+    const CanonicalUrl u = url("http://a.pt/agenda/2020/" + std::to_string(i));
+    ASSERT_EQ(d2.check(u), std::nullopt) << i;
+    d2.record_scope(u, i % 4 == 0);
+  }
+}
+
+TEST(CalendarTraps, MemoryIsBounded) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_patterns = 10;
+  CalendarTrapDetector d(limits);
+  for (int i = 0; i < 100; ++i) d.check(url("http://a" + std::to_string(i) + ".pt/agenda/2020/01"));
+  EXPECT_EQ(d.tracked_patterns(), 10u);
+}
+
+}  // namespace
+}  // namespace cronista::crawler

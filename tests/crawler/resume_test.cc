@@ -1,0 +1,168 @@
+// `cronista crawl` as a process: the command line, SIGTERM, kill -9 and
+// --resume (nothing lost, nothing downloaded twice but what was in flight).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+
+#include "crawler/crawl_support.h"
+
+namespace cronista::crawler {
+namespace {
+
+using testing::Child;
+using testing::count;
+using testing::html;
+using testing::rows;
+using testing::scalar;
+using testing::Site;
+using testing::spawn_cronista;
+using testing::TempDir;
+
+// A site of 1 + 12 × 15 pages: the index links 12 sections, each section 15
+// articles, and every article links back to its section and the index.
+void build_site(Site& site) {
+  std::string index;
+  for (int s = 0; s < 12; ++s) {
+    const std::string sec = "/s" + std::to_string(s);
+    index += "<a href=\"" + sec + "\">secção " + std::to_string(s) + "</a> ";
+    std::string items;
+    for (int a = 0; a < 15; ++a) {
+      const std::string art = sec + "/a" + std::to_string(a);
+      items += "<li><a href=\"" + art + "\">artigo</a></li>";
+      site.page(art, html("<p>Artigo de 1942. <a href=\"" + sec + "\">secção</a> <a href=\"/\">início</a></p>"));
+    }
+    site.page(sec, html("<ul>" + items + "</ul>"));
+  }
+  site.page("/", html("<p>" + index + "</p>"));
+}
+
+constexpr int kSitePages = 1 + 12 + 12 * 15;
+
+std::vector<std::string> crawl_args(const TempDir& tmp, const Site& site) {
+  return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / "c.db").string(),
+          "--order-out", (tmp / "order.txt").string(), "--delay-ms", "5", "--host-connections", "2",
+          "--connections", "4", "--resources", testing::tagger_home(), "--quiet", site.url("/")};
+}
+
+int lines_in(const std::filesystem::path& p) { return testing::count_lines(testing::read_file(p)); }
+
+void wait_for_lines(const std::filesystem::path& p, int n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (lines_in(p) < n && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+}
+
+void expect_complete_crawl(const TempDir& tmp, Site& site, int max_repeats) {
+  const std::string db = (tmp / "c.db").string();
+  const auto history = rows(db, "SELECT url FROM history ORDER BY seq");
+  EXPECT_EQ(history.size(), static_cast<std::size_t>(kSitePages));
+  const std::set<std::string> unique(history.begin(), history.end());
+  EXPECT_EQ(unique.size(), history.size()) << "a page was recorded twice";
+  // The order file is the history, line for line.
+  std::vector<std::string> order;
+  std::istringstream in(testing::read_file(tmp / "order.txt"));
+  for (std::string line; std::getline(in, line);) order.push_back(line);
+  EXPECT_EQ(order, history);
+  // Each page was requested once, except those in flight at the interruption.
+  int repeats = 0;
+  for (const auto& url : history) {
+    const std::string path = url.substr(site.origin().size());
+    const int n = site.server().count(path);
+    EXPECT_GE(n, 1) << path;
+    repeats += n - 1;
+  }
+  EXPECT_LE(repeats, max_repeats);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM frontier"), 0);
+}
+
+TEST(CrawlCommand, ResumesAfterKillMinus9WithNothingLostOrRepeated) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  auto args = crawl_args(tmp, site);
+  Child first = spawn_cronista(args, (tmp / "err1").string());
+  wait_for_lines(tmp / "order.txt", 40);
+  ::kill(first.pid, SIGKILL);
+  EXPECT_EQ(first.wait(), 128 + SIGKILL);
+  const int before = static_cast<int>(count((tmp / "c.db").string(), "SELECT COUNT(*) FROM history"));
+  EXPECT_GE(before, 40);
+  EXPECT_LT(before, kSitePages) << "the crawl finished before the kill; make the site larger";
+
+  args.push_back("--resume");
+  auto r = testing::run_cronista(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("pages downloaded: " + std::to_string(kSitePages)), std::string::npos) << r.out;
+  // In flight at the kill: at most --connections page transfers.
+  expect_complete_crawl(tmp, site, 4);
+  EXPECT_EQ(rows((tmp / "c.db").string(), "SELECT end_reason FROM runs ORDER BY id"),
+            (std::vector<std::string>{"NULL", "frontier-empty"}));
+}
+
+TEST(CrawlCommand, StopsCleanlyOnSigtermAndResumes) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  auto args = crawl_args(tmp, site);
+  Child first = spawn_cronista(args, (tmp / "err1").string());
+  wait_for_lines(tmp / "order.txt", 30);
+  ::kill(first.pid, SIGTERM);
+  EXPECT_EQ(first.wait(), 0) << testing::read_file(tmp / "err1");
+  EXPECT_EQ(scalar((tmp / "c.db").string(), "SELECT end_reason FROM runs"), "interrupted");
+  args.push_back("--resume");
+  auto r = testing::run_cronista(args);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_complete_crawl(tmp, site, 4);
+}
+
+TEST(CrawlCommand, StopsAtMaxPagesAndPrintsASummary) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  auto args = crawl_args(tmp, site);
+  args.insert(args.begin() + 1, {"--max-pages", "20"});
+  auto r = testing::run_cronista(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(count((tmp / "c.db").string(), "SELECT COUNT(*) FROM history"), 20);
+  EXPECT_NE(r.out.find("pages downloaded: 20"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("relevant pages:"), std::string::npos);
+  EXPECT_NE(r.out.find("pages/s:"), std::string::npos);
+  EXPECT_NE(r.out.find("in-scope share:"), std::string::npos);
+  EXPECT_EQ(lines_in(tmp / "order.txt"), 20);
+}
+
+TEST(CrawlCommand, RefusesBadUsageAndMismatchedDatabases) {
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("seeds"), std::string::npos) << r.err;
+  r = testing::run_cronista({"crawl", "--from", "1939-13", "--to", "1945", "--db", db, "http://127.0.0.1:9/"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--resume",
+                             "--resources", testing::tagger_home(), "http://127.0.0.1:9/"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no crawl to resume"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1);
+
+  Site site;
+  site.page("/", html("<p>só</p>"));
+  site.start();
+  r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--quiet", "--delay-ms", "0",
+                             "--resources", testing::tagger_home(), site.url("/")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--quiet",
+                             "--resources", testing::tagger_home(), site.url("/")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("already holds a crawl"), std::string::npos) << r.err;
+  r = testing::run_cronista({"crawl", "--from", "2001", "--to", "2001", "--db", db, "--quiet", "--resume",
+                             "--resources", testing::tagger_home(), site.url("/")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("same --mode, --from and --to"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace cronista::crawler
