@@ -385,6 +385,10 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
         }
         return true;
       }
+      // Nothing starts at the marker itself, but a pattern may open with the
+      // glue before it ("durante meses").
+      for (std::size_t g = 0; g < glue_len; ++g)
+        if (try_at(text, glue_start[g], m) && m->end > i) return true;
       glue_len = 0;
     } else if (kind & kGlue) {
       if (glue_len == kGlueBack) {

@@ -84,6 +84,7 @@ struct Facts {
   bool vezes = false;      // "três vezes por semana"
   int numbers_unused = 0;  // numbers that took no role
   bool period = false;     // "período": the period under discussion
+  std::string outer_unit;  // a second unit ("último dia do mês")
   bool outer_year = false; // a second unit, the year, qualifies the first ("trimestre do ano passado")
 };
 
@@ -426,6 +427,19 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         else if (t.digits == 4) f.year = static_cast<int>(v);
         if (f.decade >= 0 || f.year >= 0) continue;
       }
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i > 0 && i + 1 < n &&
+          (tk[i - 1].text == "às" || tk[i - 1].text == "as" || tk[i - 1].text == "pelas" || tk[i - 1].text == "das") &&
+          (tk[i + 1].text == "horas" || tk[i + 1].text == "hora")) {
+        // "às três horas (e vinte minutos)": a clock time, not a duration.
+        f.hour = static_cast<int>(v);
+        f.minute = 0;
+        ++i;
+        if (i + 3 < n && tk[i + 1].text == "e" && tk[i + 2].number && tk[i + 3].text.rfind("minuto", 0) == 0) {
+          f.minute = static_cast<int>(tk[i + 2].value);
+          i += 3;
+        }
+        continue;
+      }
       if (v >= 0 && v <= 24 && t.digits <= 2 && i + 3 < n && tk[i + 1].text == "horas" && is_de(i + 2) &&
           tk[i + 3].get("DAYPART")) {
         f.hour = static_cast<int>(v);
@@ -534,6 +548,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       else {
         f.ordinal = o;
         f.unit = u;
+        const std::string& uw = tk[i + 1].text;
+        f.unit_plural = uw.size() > 2 && uw.back() == 's' &&
+                        (lex_->in_class(uw.substr(0, uw.size() - 1), "UNIT") ||
+                         lex_->in_class(uw.substr(0, uw.size() - 2), "UNIT"));
       }
       ++i;
       continue;
@@ -579,6 +597,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       }
       if (!f.unit.empty() || f.period || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
         if (*v == "Y") f.outer_year = true;
+        if (f.outer_unit.empty()) f.outer_unit = *v;
         continue;
       }
       f.unit = *v;
@@ -825,6 +844,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   // "os primeiros nove meses (de 1997)", "a primeira semana": a stretch of
   // time, whatever the pattern said.
   if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&
+      f.outer_unit.empty() && f.year < 0 &&
       (f.unit == "Y" || f.unit == "M" || f.unit == "W" || f.unit == "D" || f.unit == "H"))
     duration = true;
   if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
@@ -880,6 +900,18 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     set_day(Date{year, m, d});
+    return res;
+  }
+
+  // "o último dia do mês", "o primeiro dia do ano": a day of the current (or
+  // named) month or year.
+  if (f.unit == "D" && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
+      (have_dct || f.year >= 0)) {
+    int y = f.year >= 0 ? f.year : dct.year;
+    int mo = f.month > 0 ? f.month : (f.outer_unit == "Y" ? (f.rel < 0 ? 12 : 1) : dct.month);
+    int d = f.rel < 0 ? days_in_month(y, mo) : std::min(f.ordinal, days_in_month(y, mo));
+    set_day(Date{y, mo, d});
+    res.reference = Reference::Deictic;
     return res;
   }
 

@@ -145,10 +145,20 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
                                 "AGE_AFTER"))
       return true;
   }
+  {
+    // Between commas right after a name: "Vasconcelos, 68 anos, estreia…".
+    std::size_t p = start, q = end;
+    while (p > 0 && t[p - 1] == ' ') --p;
+    while (q < t.size() && t[q] == ' ') ++q;
+    if (p > 0 && t[p - 1] == ',' && q < t.size() && t[q] == ',') return true;
+  }
   auto before = word_before(t, start);
   if (!before) return false;
   const std::string_view b = t.substr(before->start, before->end - before->start);
   if (lex_.in_class(b, "AGE_BEFORE")) return true;
+  if (auto before2 = word_before(t, before->start);
+      before2 && lex_.in_class(std::string(t.substr(before2->start, before->end - before2->start)), "AGE_BEFORE"))
+    return true;
   if (b == "de") {
     std::size_t p = before->start;
     while (p > 0 && t[p - 1] == ' ') --p;

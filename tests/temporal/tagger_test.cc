@@ -109,6 +109,16 @@ TEST(TaggerTimes, ClockTimesAndPartsOfTheDay) {
   EXPECT_EQ(find(r, "Ontem à noite").value, "1998-02-12TNI");
 }
 
+TEST(TaggerTimes, HoursInWordsAndDaysOfTheMonth) {
+  auto r = tag("A sessão de 3 de março acabou às três horas e vinte minutos da tarde.", Date{2008, 3, 10});
+  Found t = find(r, "três horas e vinte minutos da tarde");
+  EXPECT_EQ(t.type, "TIME");
+  EXPECT_EQ(t.value, "2008-03-03T15:20");
+  r = tag("No primeiro dia do ano e no último dia de fevereiro de 2000.", Date{2008, 3, 10});
+  EXPECT_EQ(find(r, "primeiro dia do ano").value, "2008-01-01");
+  EXPECT_EQ(find(r, "último dia de fevereiro de 2000").value, "2000-02-29");
+}
+
 TEST(TaggerIntervals, TwoChronons) {
   auto r = tag("O festival decorre de abril a maio de 2009; a guerra durou entre 1939 e 1945.");
   Found spring = find(r, "abril a maio de 2009");
@@ -236,6 +246,10 @@ TEST(TaggerNegative, AgesAreNotDurations) {
   EXPECT_FALSE(has(r, "58 anos"));
   EXPECT_FALSE(has(r, "65 anos"));
   EXPECT_EQ(find(r, "30 anos").value, "P30Y");
+  r = tag("O pai morreu com 43 anos; o realizador, 68 anos, estreia hoje o filme que demorou dois anos.");
+  EXPECT_FALSE(has(r, "43 anos"));
+  EXPECT_FALSE(has(r, "68 anos"));
+  EXPECT_EQ(find(r, "dois anos").value, "P2Y");
 }
 
 TEST(Tagger, OffsetsAreBytesAndExpressionsDoNotOverlap) {
