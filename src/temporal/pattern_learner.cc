@@ -50,6 +50,7 @@ enum Feature : std::uint32_t {
   kDigits = 1u << 15,      // written in digits
   kPostUnit = 1u << 16,    // ends an expression only after a unit ("três anos depois|atrás")
   kBare = 1u << 18,        // says nothing alone ("ano", "tarde")
+  kOpensWithPreposition = 1u << 19,  // a phrase whose first word is a preposition ("na véspera")
 };
 
 // What the learner makes of each lexicon class.
@@ -289,6 +290,13 @@ struct PatternLearner::Impl {
     };
     for (const ClassRole& r : kClassRoles) add_class(r);
     add_class(kNegAfterRole);
+    // Phrases that begin with a preposition ("na véspera", "no passado")
+    // cannot open a pattern: the match would start at the preposition.
+    for (auto& [phrase, reading] : phrases) {
+      const std::size_t sp = phrase.find(' ');
+      if (sp != std::string::npos && lexicon.in_class(phrase.substr(0, sp), "PREPOSITION"))
+        reading.features |= kOpensWithPreposition;
+    }
     // A phrase is dropped at the start (or end) only if all its readings
     // allow it: "a" (preposition and connector) yes, "por" (also a
     // frequency word) not at the end.
@@ -466,6 +474,13 @@ struct PatternLearner::Impl {
         --hi;
         changed = true;
       }
+      // "por três meses" is a duration: a frequency word before a number
+      // is a preposition there.
+      if (lo < a && tokens[lo].role == Role::Grammar && (tokens[lo].features & kSet) &&
+          tokens[lo + 1].role == Role::Value) {
+        ++lo;
+        changed = true;
+      }
       if (lo < a && tokens[lo].role == Role::Value) {
         const std::uint32_t next = tokens[lo + 1].features;
         const std::uint32_t leans = (tokens[lo].features & kQuantity) && !(tokens[lo].features & kDigits)
@@ -504,6 +519,10 @@ struct PatternLearner::Impl {
         hi = k;
         break;
       }
+    }
+    if (tokens[lo].features & kOpensWithPreposition) {
+      ++stats.pruned_grammar;
+      return std::nullopt;
     }
     // Negative words nearby.
     for (std::size_t k = lo; k-- > 0 && lo - k <= w;) {

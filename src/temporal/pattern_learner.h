@@ -25,7 +25,9 @@
 //     it; trailing connectors are dropped; numbers must lean on a unit, a
 //     calendar word or an interval connector; a bare unit, part of day or
 //     clock time ("ano", "tarde", "17h") and a doubled connector make no
-//     sense alone and are dropped; a candidate with a negative word within
+//     sense alone and are dropped, and so is a window opening with a phrase
+//     that starts with a preposition ("na véspera"); a frequency word
+//     before a number is a preposition ("por três meses") and goes; a candidate with a negative word within
 //     `window` tokens before it (NEG_BEFORE: "rua", "ponte") or after it
 //     (NEG_AFTER: "soldados") is dropped.
 //  4. Aggregation. Month, weekday, season and holiday words, numbers and

@@ -211,10 +211,11 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   opt.set_encoding(RE2::Options::EncodingUTF8);
   opt.set_longest_match(true);
   opt.set_log_errors(false);
-  // A budget, not an allocation: anchored matching keeps the DFA small
-  // (a few MB for hundreds of patterns), but a budget too tight for the
-  // program makes RE2 fall back to its slow NFA.
-  opt.set_max_mem(int64_t{64} << 20);
+  // A budget, not an allocation: anchored matching keeps the DFA small (a
+  // few MB for the learned and curated patterns over the whole raw corpus),
+  // but a tight budget makes RE2 reset its DFA cache often, or fall back to
+  // its slow NFA.
+  opt.set_max_mem(int64_t{128} << 20);
   RE2::Options set_opt = opt;
   set_opt.set_max_mem(int64_t{24} << 20);
   set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
@@ -265,7 +266,8 @@ bool is_glue_class(std::string_view c) {
 bool is_context_class(std::string_view c) {
   static constexpr std::string_view kContext[] = {"DURATION_CUE", "FUTURE_CUE", "FUTURE_SUFFIX", "PAST_CUE",
                                                   "PAST_SUFFIX", "NEG_BEFORE", "NEG_AFTER", "AGE_BEFORE",
-                                                  "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD"};
+                                                  "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD", "NEG_BEFORE_NUMBER",
+                                                  "DIRECTION_FUTURE", "DIRECTION_PAST"};
   for (auto g : kContext)
     if (c == g) return true;
   return false;
@@ -333,6 +335,9 @@ void PatternSet::index_words(const Lexicon& lexicon) {
       words_[std::string(w)] |= kMarker;
     });
   }
+  prefixes_.assign(1 << 16, false);
+  for (const auto& [w, kind] : words_)
+    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] = true;
 }
 
 bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
@@ -365,7 +370,7 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
       ++j;
     }
     unsigned char kind = digit ? kMarker : 0;
-    if (!digit) {
+    if (!digit && has_prefix(text, i, j)) {
       auto it = words_.find(text.substr(i, j - i));
       if (it != words_.end()) kind = it->second;
     }
@@ -380,6 +385,10 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
         }
         return true;
       }
+      // Nothing starts at the marker itself, but a pattern may open with the
+      // glue before it ("durante meses").
+      for (std::size_t g = 0; g < glue_len; ++g)
+        if (try_at(text, glue_start[g], m) && m->end > i) return true;
       glue_len = 0;
     } else if (kind & kGlue) {
       if (glue_len == kGlueBack) {

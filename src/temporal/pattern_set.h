@@ -87,6 +87,15 @@ class PatternSet {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, unsigned char, Hash, std::equal_to<>> words_;
+  // The first two bytes of every word of words_: most prose words are
+  // rejected by this bit test before any hashing.
+  static std::size_t prefix_key(std::string_view t, std::size_t i, std::size_t j) {
+    const unsigned char a = static_cast<unsigned char>(t[i]);
+    const unsigned char b = j > i + 1 ? static_cast<unsigned char>(t[i + 1]) : 0;
+    return (static_cast<std::size_t>(a) << 8) | b;
+  }
+  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const { return prefixes_[prefix_key(t, i, j)]; }
+  std::vector<bool> prefixes_;
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;
