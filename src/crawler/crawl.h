@@ -50,6 +50,7 @@ struct CrawlOptions {
   int max_retry_wait_ms = 120000;
   int max_redirects = 10;
   std::string home;    // tagger resources; empty = temporal::default_home()
+  std::vector<std::string> pattern_files;  // empty: the tagger's default pattern files
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;
