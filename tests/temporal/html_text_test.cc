@@ -38,7 +38,9 @@ void expect_well_formed(const TextDocument& d, std::size_t input_size, const std
   EXPECT_EQ(d.source_offsets.back(), input_size) << what;
   for (std::size_t i = 0; i < d.source_offsets.size(); ++i) {
     ASSERT_LE(d.source_offsets[i], input_size) << what << " at " << i;
-    if (i > 0) ASSERT_LE(d.source_offsets[i - 1], d.source_offsets[i]) << what << " at " << i;
+    if (i > 0) {
+      ASSERT_LE(d.source_offsets[i - 1], d.source_offsets[i]) << what << " at " << i;
+    }
   }
   std::size_t previous_end = 0;
   for (std::size_t i = 0; i < d.blocks.size(); ++i) {
@@ -53,7 +55,9 @@ void expect_well_formed(const TextDocument& d, std::size_t input_size, const std
     }
     previous_end = b.end;
   }
-  if (!d.blocks.empty()) EXPECT_EQ(previous_end, d.text.size()) << what;
+  if (!d.blocks.empty()) {
+    EXPECT_EQ(previous_end, d.text.size()) << what;
+  }
   for (const Link& l : d.links) {
     ASSERT_LE(l.start, l.end) << what;
     ASSERT_LE(l.end, d.text.size()) << what;

@@ -66,7 +66,9 @@ void expect_tiling(const TextDocument& d, const std::vector<Segment>& segs, std:
   std::size_t listed_expressions = 0, listed_links = 0;
   for (std::size_t k = 0; k < segs.size(); ++k) {
     EXPECT_LT(segs[k].start, segs[k].end);
-    if (k > 0) EXPECT_EQ(segs[k].start, segs[k - 1].end);
+    if (k > 0) {
+      EXPECT_EQ(segs[k].start, segs[k - 1].end);
+    }
     listed_expressions += segs[k].expressions.size();
     listed_links += segs[k].links.size();
   }
@@ -244,7 +246,9 @@ TEST(Segmenter, EveryByteIsInExactlyOneSegmentOnLongerText) {
   for (auto g : {SegmentGranularity::Sentence, SegmentGranularity::Paragraph}) {
     const auto segs = run(d, exprs, g);
     expect_tiling(d, segs, exprs.size());
-    if (g == SegmentGranularity::Sentence) EXPECT_EQ(segs.size(), 60u);
+    if (g == SegmentGranularity::Sentence) {
+      EXPECT_EQ(segs.size(), 60u);
+    }
   }
 }
 
