@@ -275,7 +275,7 @@ TEST(CrawlRobustness, AContentTypeLyingAboutTheCharsetIsCorrected) {
   Site site;
   site.page("/diz-utf8", SitePage{200, "text/html; charset=utf-8",
                                   "<html><head><title>Cora\xe7\xe3o de Na\xe7\xe3o</title></head><body><p>"
-                                  "Ver\xe3o de 1944, em plena guerra, a popula\xe7\xe3o esperava not\xedcias.</p></body></html>",
+                                  "Ver\xe3o de 1944, em plena guerra, a popula\xe7\xe3o esperava not\xed" "cias.</p></body></html>",
                                   {}});
   site.page("/diz-latin1", SitePage{200, "text/html; charset=iso-8859-1",
                                     "<html><head><title>Canção de Verão</title></head><body><p>"
