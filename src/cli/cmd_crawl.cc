@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -135,6 +136,13 @@ int cmd_crawl(int argc, char** argv) {
   out += line;
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
   out += line;
+  auto counts = [](const std::map<std::string, std::int64_t>& m) {
+    std::string t;
+    for (const auto& [kind, n] : m) t += " " + kind + "=" + std::to_string(n);
+    return t.empty() ? std::string(" none") : t;
+  };
+  out += "errors:" + counts(s.errors) + "\n";
+  out += "skipped links:" + counts(s.skipped) + "\n";
   std::fputs(out.c_str(), stdout);
   return kExitOk;
 }

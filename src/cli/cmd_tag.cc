@@ -3,6 +3,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "cli/tag_output.h"
+#include "temporal/html_text.h"
 #include "temporal/tagger.h"
 #include "temporal/text_fold.h"
 
@@ -14,7 +15,7 @@ int cmd_tag(int argc, char** argv) {
   bool html = false, lenient = false;
   app.add_option("--format", format, "json, timex3 or harem")->check(CLI::IsMember({"json", "timex3", "harem"}));
   app.add_option("--dct", dct, "document creation time, YYYY-MM-DD")->check(date_validator());
-  app.add_flag("--html", html, "the input is HTML");
+  app.add_flag("--html", html, "the input is HTML (its main text is tagged; the page's own date is the DCT unless --dct)");
   app.add_flag("--lenient", lenient, "replace invalid UTF-8 instead of failing");
   app.add_option("--out", out, "write here instead of stdout");
   app.add_option("--home", home, "folder holding resources/ and patterns/ (default: $CRONISTA_HOME or the source tree)");
@@ -35,9 +36,32 @@ int cmd_tag(int argc, char** argv) {
   std::optional<temporal::Date> date;
   if (!dct.empty()) date = temporal::Date::parse(dct);
   std::string result;
-  if (html) return fail("tag", "--html needs the HTML reader, which this build does not include yet", kExitUsage);
-  auto found = (*tagger)->tag(text, date);
-  result = render_tags(text, found, date, format);
+  if (html) {
+    // The main text of the page is tagged. JSON offsets refer to the HTML
+    // input (its bytes, markup included, are the "text"); the inline formats
+    // mark up the extracted text, which stays well-formed whatever the page.
+    temporal::TextDocument doc = temporal::html_document(text);
+    if (!date && doc.dct) date = doc.dct;
+    auto found = (*tagger)->tag(doc.text, date);
+    if (format == "json") {
+      auto to_input = [&doc](std::size_t b, std::size_t e, std::size_t* s, std::size_t* t) {
+        *s = doc.source_offset(b);
+        *t = e > b ? doc.source_offset(e - 1) + 1 : *s;
+      };
+      for (auto& e : found) {
+        to_input(e.start, e.end, &e.start, &e.end);
+        to_input(e.harem_start, e.harem_end, &e.harem_start, &e.harem_end);
+        if (e.end > text.size()) e.end = text.size();
+        e.text = text.substr(e.start, e.end - e.start);
+      }
+      result = render_tags(text, found, date, format);
+    } else {
+      result = render_tags(doc.text, found, date, format);
+    }
+  } else {
+    auto found = (*tagger)->tag(text, date);
+    result = render_tags(text, found, date, format);
+  }
   if (Status s = write_output(out, result); !s.ok()) return fail("tag", s.message());
   return kExitOk;
 }

@@ -139,6 +139,7 @@ class Build {
     reader_thread.join();
     for (std::thread& t : workers) t.join();
     writer_thread.join();
+    report_progress();  // the final figures, whatever the interval
 
     if (error_.ok() && !reader_->status().ok()) error_ = reader_->status();
     if (error_.ok() && xml_) error_ = xml_->finish(db_);
@@ -312,12 +313,23 @@ class Build {
     AnalysedDocument& d = *item.doc;
     // A key read twice in one run (a WPT03 dump listing a URL twice): the
     // first record stays, as a later run would keep it too.
-    auto seen = store::AnalysisStore::has_document(db_, d.info.key);
-    if (!seen.ok()) {
-      fail(Status::Error("database '" + db_.path() + "': " + seen.status().message()));
+    if (!key_stmt_) {
+      auto st = db_.prepare("SELECT 1 FROM documents WHERE key = ?");
+      if (!st.ok()) {
+        fail(Status::Error("database '" + db_.path() + "': " + st.status().message()));
+        return;
+      }
+      key_stmt_.emplace(std::move(st.value()));
+    }
+    key_stmt_->reset();
+    key_stmt_->bind(1, d.info.key);
+    const bool seen = key_stmt_->step();
+    if (!key_stmt_->status().ok()) {
+      fail(Status::Error("database '" + db_.path() + "': " + key_stmt_->status().message()));
       return;
     }
-    if (*seen) {
+    key_stmt_->reset();
+    if (seen) {
       ++stats_.documents_failed;
       log("skipped " + item.where + ": duplicate key '" + d.info.key + "', the first record is kept");
       return;
@@ -349,6 +361,7 @@ class Build {
   store::Database db_;      // the writer's connection
   store::Database lookup_;  // the reader's connection, for resumption
   std::optional<store::Statement> lookup_stmt_;
+  std::optional<store::Statement> key_stmt_;  // the writer's, on db_
   std::unique_ptr<CollectionXmlWriter> xml_;
 
   Channel<WorkItem> work_;

@@ -82,6 +82,9 @@ class JsonlReader : public CollectionReader {
     } else if (auto h = j.find("html"); h != j.end() && h->is_string()) {
       doc->content = h->get<std::string>();
       doc->is_html = true;
+      // JSON strings are Unicode: a <meta charset> inside the page must not
+      // make the decoder read it as something else.
+      doc->content_type = "text/html; charset=utf-8";
     } else {
       report_corrupt(file(), offset, "line " + std::to_string(line_number_) + " has no \"text\" string");
       return false;

@@ -526,7 +526,8 @@ void Generator::plan_structure() {
       p.path = std::string(a.prefix) + std::to_string(y) + "/";
       p.title = c_.site_text(kSiteName[a.site], "archive_title");
       p.items = ids;
-      pages_[index_id].items.push_back(add_page(p));
+      const int archive_id = add_page(p);  // may reallocate pages_: add first, then index
+      pages_[index_id].items.push_back(archive_id);
     }
   }
   // Section pages of the news sites and the blog's tags: plain lists.
@@ -598,7 +599,8 @@ void Generator::plan_structure() {
              std::to_string(i / static_cast<int>(c_.files.size()) + 1);
     const auto& pool = content_by_file[file];
     for (int k = 0; k < 20 && !pool.empty(); ++k) p.items.push_back(rng_.pick(pool));
-    pages_[dir_index_id].items.push_back(add_page(p));
+    const int directory_id = add_page(p);
+    pages_[dir_index_id].items.push_back(directory_id);
   }
   Page error;
   error.site = kPortal;

@@ -3,7 +3,8 @@
 // Extraction: strict = same extent; relaxed = overlapping extents, matched
 // one to one. Precision, recall and F1 overall and per type (a per-type match
 // also needs the same type). TimeML: TimeML extents and types, plus value
-// accuracy over the relaxed matches. HAREM: HAREM extents (with the leading
+// accuracy over the relaxed matches; only the annotated sentences (<s>) are
+// scored, not the header and headline. HAREM: HAREM extents (with the leading
 // preposition) and HAREM types; vague and generic gold expressions are
 // scored apart (neither missed nor false alarms in the main figures); of an
 // <ALT> group the alternative that best fits the system output counts;

@@ -101,9 +101,10 @@ std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + 
 
 // ---- analysis on worker threads ----
 
+// A link to follow (in scope, or any link in general mode), resolved on the
+// worker so the event loop does not parse it again.
 struct FoundLink {
-  std::string url;  // canonical
-  bool kept = false;
+  CanonicalUrl url;
 };
 
 struct AnalysisTask {
@@ -237,7 +238,7 @@ class AnalysisPool {
       info.segment = segment_of[j];
       info.in_scope = segment_of[j] ? std::optional<bool>(p.segment_in_scope[*segment_of[j]]) : std::optional<bool>(false);
       const bool kept = !options_.temporal_mode || *info.in_scope;
-      r.links.push_back({info.target, kept});
+      if (kept) r.links.push_back({*target});
       p.link_rows.push_back(std::move(info));
     }
     p.links = static_cast<std::int64_t>(p.link_rows.size());
@@ -422,13 +423,21 @@ Status Crawl::setup() {
 
   RunInfo run{0, mode, o_.from, o_.to, o_.args, o_.threshold};
   if (o_.resume) {
-    auto state = store_->load(o_.temporal_mode);
+    // Hosts first (URLs refer to them), then every URL into the seen-set.
+    Status bad;
+    std::size_t host_count = 0;
+    auto state = store_->load(o_.temporal_mode, [&](const ResumeState::Url& u) {
+      if (u.host >= host_count) {
+        bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
+        return;
+      }
+      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth);
+    }, [&](const HostRow& h) {
+      hosts_.intern(h.authority, h.origin);
+      ++host_count;
+    });
     if (!state.ok()) return state.status();
-    for (const HostRow& h : state->hosts) hosts_.intern(h.authority, h.origin);
-    for (const ResumeState::Url& u : state->urls) {
-      if (u.host >= hosts_.size()) return Status::Error("database '" + o_.db + "': URL with unknown host: " + u.url);
-      frontier_->restore(url_key(u.url), u.state, u.host, u.seq, u.backlinks, u.depth);
-    }
+    if (!bad.ok()) return bad;
     pages_before_ = state->pages;
     relevant_before_ = state->relevant;
     auto id = store_->begin_run(run, (*last)->id);
@@ -568,7 +577,7 @@ void Crawl::on_response(FetchResponse&& r) {
         const std::uint32_t host = host_for(*target, job);
         if (frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1), true,
                            jobs_submitted_ + 1, &job.ops) == Frontier::Added::Known)
-          count_error("redirect-seen");
+          ++skipped_["redirect-seen"];
       }
     } else {
       p.error_kind = "bad-redirect";
@@ -615,12 +624,10 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   std::unordered_set<std::string_view> counted;
   std::int64_t kept = 0;
   for (const FoundLink& link : r.links) {
-    if (!link.kept) continue;
-    auto u = CanonicalUrl::parse(link.url);
-    if (!u.ok() || !admit(*u)) continue;
-    const bool first = counted.insert(link.url).second;
-    const std::uint32_t host = host_for(*u, job);
-    frontier_->add(link.url, host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
+    if (!admit(link.url)) continue;
+    const bool first = counted.insert(link.url.str()).second;
+    const std::uint32_t host = host_for(link.url, job);
+    frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
                    job_id, &job.ops);
     ++kept;
   }
@@ -648,7 +655,7 @@ void Crawl::dispatch() {
   // Back-pressure: what waits for the writer, and the uncommitted frontier
   // entries that cannot leave memory before it commits, stay bounded.
   const std::size_t backlog_limit = 512;
-  const std::size_t backlog_bytes_limit = 24u << 20;
+  const std::size_t backlog_bytes_limit = 12u << 20;
   const std::size_t analysis_limit = static_cast<std::size_t>(std::max(8, o_.connections * 2));
   while (fetcher_->in_flight() < static_cast<std::size_t>(std::max(1, o_.connections))) {
     if (store_->backlog() > backlog_limit || store_->backlog_bytes() > backlog_bytes_limit ||
@@ -662,7 +669,7 @@ void Crawl::dispatch() {
       StoreJob job;
       frontier_->finish(*e, UrlState::Dropped, &job.ops);
       submit(std::move(job));
-      count_error("robots");
+      ++skipped_["robots"];
       frontier_->host_changed(e->host, now);
       continue;
     }

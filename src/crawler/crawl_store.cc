@@ -139,7 +139,7 @@ class CrawlStore::Spill : public FrontierSpill {
     std::vector<FrontierEntry> out;
     if (!stmt_) {
       auto st = db_.prepare(
-          "SELECT u.url, f.seq, u.depth, u.redirects FROM frontier f JOIN urls u ON u.id = f.url_id "
+          "SELECT u.url, f.seq, u.depth, u.redirects, u.backlinks FROM frontier f JOIN urls u ON u.id = f.url_id "
           "WHERE f.host_id = ? ORDER BY f.priority, f.seq LIMIT ? OFFSET ?");
       if (!st.ok()) return out;
       stmt_ = std::make_unique<store::Statement>(std::move(*st));
@@ -153,6 +153,7 @@ class CrawlStore::Spill : public FrontierSpill {
       e.seq = static_cast<std::uint32_t>(stmt_->column_int(1));
       e.depth = static_cast<std::uint16_t>(stmt_->column_int(2));
       e.redirects = static_cast<std::uint8_t>(stmt_->column_int(3));
+      e.backlinks = static_cast<std::uint32_t>(stmt_->column_int(4));
       e.host = host;
       out.push_back(std::move(e));
     }
@@ -197,7 +198,7 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
   // needs), not a power cut; a bigger page cache keeps the URL indexes of a
   // million-URL frontier in memory.
   s->db_.exec("PRAGMA synchronous=NORMAL");
-  s->db_.exec("PRAGMA cache_size=-32768");
+  s->db_.exec("PRAGMA cache_size=-16384");
   auto reader = store::Database::open(db_path, /*read_only=*/true);
   if (!reader.ok()) return reader.status();
   s->spill_ = std::make_unique<Spill>(std::move(*reader));
@@ -240,7 +241,8 @@ Result<std::int64_t> CrawlStore::begin_run(const RunInfo& run, std::int64_t resu
   return run_id_;
 }
 
-Result<ResumeState> CrawlStore::load(bool kept_only) {
+Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
+                                     const std::function<void(const HostRow&)>& on_host) {
   ResumeState r;
   {
     auto st = db_.prepare("SELECT id, authority, origin, robots_outcome, crawl_delay_ms FROM hosts ORDER BY id");
@@ -254,16 +256,17 @@ Result<ResumeState> CrawlStore::load(bool kept_only) {
       h.crawl_delay_ms = st->column_int(4);
       if (h.id != r.hosts.size())
         return Status::Error("database '" + path_ + "': host ids are not dense (" + std::to_string(h.id) + ")");
+      on_host(h);
       r.hosts.push_back(std::move(h));
     }
     if (!st->status().ok()) return st->status();
   }
-  std::unordered_map<std::string, std::uint32_t> backlinks;
+  std::unordered_map<std::uint64_t, std::uint32_t> backlinks;
   {
     auto st = db_.prepare(std::string("SELECT target, COUNT(DISTINCT doc_id) FROM links ") +
                           (kept_only ? "WHERE in_scope = 1 " : "") + "GROUP BY target");
     if (!st.ok()) return st.status();
-    while (st->step()) backlinks.emplace(st->column_text(0), static_cast<std::uint32_t>(st->column_int(1)));
+    while (st->step()) backlinks.emplace(url_key(st->column_text(0)), static_cast<std::uint32_t>(st->column_int(1)));
     if (!st->status().ok()) return st->status();
   }
   {
@@ -271,13 +274,13 @@ Result<ResumeState> CrawlStore::load(bool kept_only) {
     if (!st.ok()) return st.status();
     while (st->step()) {
       ResumeState::Url u;
-      u.url = st->column_text(0);
+      u.key = url_key(st->column_text(0));
       u.host = static_cast<std::uint32_t>(st->column_int(1));
       u.seq = static_cast<std::uint32_t>(st->column_int(2));
       u.depth = static_cast<std::uint16_t>(st->column_int(3));
       u.state = state_from(st->column_text(4));
-      if (auto it = backlinks.find(u.url); it != backlinks.end()) u.backlinks = it->second;
-      r.urls.push_back(std::move(u));
+      if (auto it = backlinks.find(u.key); it != backlinks.end()) u.backlinks = it->second;
+      on_url(u);
     }
     if (!st->status().ok()) return st->status();
   }

@@ -104,16 +104,16 @@ struct CrawlStoreOptions {
   std::string software = "cronista/0.1";
 };
 
-// What resume() finds in the database.
+// What load() finds in the database. URLs are streamed to a visitor, not
+// collected: a resumed crawl may hold millions.
 struct ResumeState {
   std::vector<HostRow> hosts;  // in id order
   struct Url {
-    std::string url;
+    std::uint64_t key = 0;  // url_key() of the canonical URL
     std::uint32_t host = 0, seq = 0, backlinks = 0;
     std::uint16_t depth = 0;
     UrlState state = UrlState::Queued;
   };
-  std::vector<Url> urls;
   std::int64_t pages = 0, relevant = 0;
 };
 
@@ -130,7 +130,9 @@ class CrawlStore {
   // Loads hosts and URLs for a resumed crawl. Backlinks are recounted from
   // the links table: distinct pages linking each URL (kept links only when
   // kept_only).
-  Result<ResumeState> load(bool kept_only);
+  // Hosts are handed to on_host in id order, before any URL.
+  Result<ResumeState> load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
+                           const std::function<void(const HostRow&)>& on_host);
 
   // Starts the writer thread; opens the order file and the WARC.
   // `on_commit` runs on the writer thread after each commit.

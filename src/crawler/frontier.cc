@@ -72,7 +72,8 @@ std::size_t Frontier::window_limit() const {
 void Frontier::place(std::uint32_t host, FrontierEntry e) {
   HostWork& w = work(host);
   const Key k{e.priority(), e.seq};
-  if (w.window.size() < window_limit() || k < w.window.rbegin()->first) {
+  const bool outside_is_worse = (w.spilled == 0 && w.pending.empty()) || k < w.floor;
+  if (outside_is_worse && (w.window.size() < window_limit() || k < w.window.rbegin()->first)) {
     if (SeenSet::Slot* slot = seen_.find(e.key)) slot->state = UrlState::Queued;
     w.window.emplace(k, std::move(e));
     ++window_entries_;
@@ -88,6 +89,7 @@ void Frontier::place(std::uint32_t host, FrontierEntry e) {
 
 void Frontier::demote(std::uint32_t host, FrontierEntry e) {
   HostWork& w = work_[host];
+  w.floor = std::min(w.floor, Key{e.priority(), e.seq});
   SeenSet::Slot* slot = seen_.find(e.key);
   if (e.job <= committed_job_) {
     if (slot) slot->state = UrlState::Spilled;
@@ -244,11 +246,16 @@ void Frontier::refill(std::uint32_t host) {
     w.window.insert(std::move(node));
     ++window_entries_;
   }
-  std::size_t offset = 0;
-  while (spill_ != nullptr && w.spilled > 0 && w.window.size() < 2 * limit) {
+  // Then at least a window's worth from the database, which may hold
+  // better entries than any pending one. What stays there is no better than
+  // the last row read (up to priorities whose update is not committed yet).
+  w.floor = Key{std::numeric_limits<int>::max(), std::numeric_limits<std::uint32_t>::max()};
+  std::size_t offset = 0, loaded = 0;
+  while (spill_ != nullptr && w.spilled > 0 && loaded < limit) {
     const std::size_t batch_size = limit * 2;
     std::vector<FrontierEntry> batch = spill_->load(host, batch_size, offset);
     offset += batch.size();
+    if (!batch.empty()) w.floor = Key{batch.back().priority(), batch.back().seq};
     for (FrontierEntry& e : batch) {
       e.key = url_key(e.url);
       SeenSet::Slot* slot = seen_.find(e.key);
@@ -260,6 +267,7 @@ void Frontier::refill(std::uint32_t host) {
       e.depth = slot->depth;
       e.job = 0;
       --w.spilled;
+      ++loaded;
       const Key k{e.priority(), e.seq};
       w.window.emplace(k, std::move(e));
       ++window_entries_;
@@ -381,6 +389,7 @@ void Frontier::restore(std::uint64_t key, UrlState state, std::uint32_t host, st
   if (state != UrlState::Done && state != UrlState::Dropped) {
     slot->state = UrlState::Spilled;
     ++w.spilled;
+    w.floor = std::min(w.floor, Key{priority_for_backlinks(backlinks), seq});
     ++queued_;
   } else {
     slot->state = state;

@@ -26,6 +26,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -169,6 +170,9 @@ class Frontier {
     std::map<Key, FrontierEntry> window;
     std::map<Key, FrontierEntry> pending;
     std::size_t spilled = 0;
+    // No pending or spilled entry has a better key than this (a lower
+    // bound): an entry may enter the window only when it beats it.
+    Key floor{std::numeric_limits<int>::max(), std::numeric_limits<std::uint32_t>::max()};
     Where where = Where::None;
     Key ready_key{};
     Clock::time_point wait_until{};

@@ -96,90 +96,93 @@ Status AnalysisStore::ensure_schema(Database& db) {
 }
 
 Result<bool> AnalysisStore::has_document(Database& db, const std::string& key) {
-  auto st = db.prepare("SELECT 1 FROM documents WHERE key = ?");
+  auto st = db.cached("SELECT 1 FROM documents WHERE key = ?");
   if (!st.ok()) return st.status();
-  st->bind(1, key);
-  bool found = st->step();
-  if (!st->status().ok()) return st->status();
+  Statement& q = **st;
+  q.bind(1, key);
+  const bool found = q.step();
+  const Status status = q.status();
+  q.reset();
+  if (!status.ok()) return status;
   return found;
 }
 
 Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, const StoredAnalysis& a) {
   using namespace temporal;
   if (Status s = [&] {
-        auto del = db.prepare("DELETE FROM documents WHERE key = ?");
+        auto del = db.cached("DELETE FROM documents WHERE key = ?");
         if (!del.ok()) return del.status();
-        return del->bind(1, info.key).run();
+        return (*del)->bind(1, info.key).run();
       }();
       !s.ok())
     return s;
 
-  auto ins = db.prepare(
+  auto ins = db.cached(
       "INSERT INTO documents(key, url, source, dct, dct_source, title, size_bytes, text_size) "
       "VALUES (?,?,?,?,?,?,?,?)");
   if (!ins.ok()) return ins.status();
-  ins->bind(1, info.key);
-  if (info.url.empty()) ins->bind_null(2); else ins->bind(2, info.url);
-  ins->bind(3, info.source);
-  if (info.dct) ins->bind(4, info.dct->to_string()); else ins->bind_null(4);
-  if (info.dct_source.empty()) ins->bind_null(5); else ins->bind(5, info.dct_source);
-  ins->bind(6, info.title);
-  ins->bind(7, info.size_bytes);
-  ins->bind(8, static_cast<std::int64_t>(a.doc ? a.doc->text.size() : 0));
-  if (Status s = ins->run(); !s.ok()) return s;
+  (*ins)->bind(1, info.key);
+  if (info.url.empty()) (*ins)->bind_null(2); else (*ins)->bind(2, info.url);
+  (*ins)->bind(3, info.source);
+  if (info.dct) (*ins)->bind(4, info.dct->to_string()); else (*ins)->bind_null(4);
+  if (info.dct_source.empty()) (*ins)->bind_null(5); else (*ins)->bind(5, info.dct_source);
+  (*ins)->bind(6, info.title);
+  (*ins)->bind(7, info.size_bytes);
+  (*ins)->bind(8, static_cast<std::int64_t>(a.doc ? a.doc->text.size() : 0));
+  if (Status s = (*ins)->run(); !s.ok()) return s;
   const std::int64_t doc_id = db.last_insert_id();
 
   if (a.expressions) {
-    auto st = db.prepare(
+    auto st = db.cached(
         "INSERT INTO expressions(doc_id, ordinal, start, end, text, type, value, harem_type, harem_subtype, "
         "reference, resolved) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
     if (!st.ok()) return st.status();
     std::int64_t ordinal = 0;
     for (const TemporalExpression& e : *a.expressions) {
-      st->bind(1, doc_id).bind(2, ordinal++).bind(3, static_cast<std::int64_t>(e.start))
+      (*st)->bind(1, doc_id).bind(2, ordinal++).bind(3, static_cast<std::int64_t>(e.start))
           .bind(4, static_cast<std::int64_t>(e.end)).bind(5, e.text).bind(6, to_string(e.type))
           .bind(7, e.value).bind(8, to_string(e.harem_type)).bind(9, to_string(e.harem_subtype))
           .bind(10, to_string(e.reference)).bind(11, e.resolved ? 1 : 0);
-      if (Status s = st->run(); !s.ok()) return s;
+      if (Status s = (*st)->run(); !s.ok()) return s;
     }
   }
 
   std::vector<std::int64_t> segment_ids;
   if (a.segments) {
-    auto seg = db.prepare(
+    auto seg = db.cached(
         "INSERT INTO segments(doc_id, ordinal, start, end, boilerplate, in_scope) VALUES (?,?,?,?,?,?)");
-    auto chr = db.prepare(
+    auto chr = db.cached(
         "INSERT INTO chronons(segment_id, doc_id, value, granularity, first_day, last_day) VALUES (?,?,?,?,?,?)");
     if (!seg.ok()) return seg.status();
     if (!chr.ok()) return chr.status();
     for (std::size_t i = 0; i < a.segments->size(); ++i) {
       const Segment& s = (*a.segments)[i];
-      seg->bind(1, doc_id).bind(2, static_cast<std::int64_t>(i)).bind(3, static_cast<std::int64_t>(s.start))
+      (*seg)->bind(1, doc_id).bind(2, static_cast<std::int64_t>(i)).bind(3, static_cast<std::int64_t>(s.start))
           .bind(4, static_cast<std::int64_t>(s.end)).bind(5, s.boilerplate ? 1 : 0);
-      if (i < a.segment_in_scope.size()) seg->bind(6, a.segment_in_scope[i] ? 1 : 0); else seg->bind_null(6);
-      if (Status st = seg->run(); !st.ok()) return st;
+      if (i < a.segment_in_scope.size()) (*seg)->bind(6, a.segment_in_scope[i] ? 1 : 0); else (*seg)->bind_null(6);
+      if (Status st = (*seg)->run(); !st.ok()) return st;
       const std::int64_t seg_id = db.last_insert_id();
       segment_ids.push_back(seg_id);
       for (const Chronon& c : s.chronons) {
-        chr->bind(1, seg_id).bind(2, doc_id).bind(3, c.to_string()).bind(4, granularity_name(c.granularity()));
-        if (auto r = c.days()) chr->bind(5, static_cast<std::int64_t>(r->first)).bind(6, static_cast<std::int64_t>(r->last));
-        else chr->bind_null(5).bind_null(6);
-        if (Status st = chr->run(); !st.ok()) return st;
+        (*chr)->bind(1, seg_id).bind(2, doc_id).bind(3, c.to_string()).bind(4, granularity_name(c.granularity()));
+        if (auto r = c.days()) (*chr)->bind(5, static_cast<std::int64_t>(r->first)).bind(6, static_cast<std::int64_t>(r->last));
+        else (*chr)->bind_null(5).bind_null(6);
+        if (Status st = (*chr)->run(); !st.ok()) return st;
       }
     }
   }
 
   if (!a.links.empty()) {
-    auto st = db.prepare(
+    auto st = db.cached(
         "INSERT INTO links(doc_id, segment_id, target, anchor, position, in_scope) VALUES (?,?,?,?,?,?)");
     if (!st.ok()) return st.status();
     for (const LinkInfo& l : a.links) {
-      st->bind(1, doc_id);
-      if (l.segment && *l.segment < segment_ids.size()) st->bind(2, segment_ids[*l.segment]); else st->bind_null(2);
-      st->bind(3, l.target).bind(4, l.anchor);
-      if (l.position) st->bind(5, static_cast<std::int64_t>(*l.position)); else st->bind_null(5);
-      if (l.in_scope) st->bind(6, *l.in_scope ? 1 : 0); else st->bind_null(6);
-      if (Status s = st->run(); !s.ok()) return s;
+      (*st)->bind(1, doc_id);
+      if (l.segment && *l.segment < segment_ids.size()) (*st)->bind(2, segment_ids[*l.segment]); else (*st)->bind_null(2);
+      (*st)->bind(3, l.target).bind(4, l.anchor);
+      if (l.position) (*st)->bind(5, static_cast<std::int64_t>(*l.position)); else (*st)->bind_null(5);
+      if (l.in_scope) (*st)->bind(6, *l.in_scope ? 1 : 0); else (*st)->bind_null(6);
+      if (Status s = (*st)->run(); !s.ok()) return s;
     }
   }
   return doc_id;

@@ -93,15 +93,28 @@ Result<Database> Database::open(const std::string& path, bool read_only) {
 
 Database& Database::operator=(Database&& o) noexcept {
   if (this != &o) {
+    cache_.clear();  // finalize before closing
     if (db_) sqlite3_close_v2(db_);
     db_ = std::exchange(o.db_, nullptr);
     path_ = std::move(o.path_);
+    cache_ = std::move(o.cache_);
   }
   return *this;
 }
 
 Database::~Database() {
+  cache_.clear();
   if (db_) sqlite3_close_v2(db_);
+}
+
+Result<Statement*> Database::cached(const std::string& sql) {
+  if (auto it = cache_.find(sql); it != cache_.end()) return it->second.get();
+  auto st = prepare(sql);
+  if (!st.ok()) return st.status();
+  auto owned = std::make_unique<Statement>(std::move(st).value());
+  Statement* raw = owned.get();
+  cache_.emplace(sql, std::move(owned));
+  return raw;
 }
 
 Status Database::exec(std::string_view sql) {

@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <memory>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "temporal/status.h"
@@ -61,7 +63,9 @@ class Database {
   static Result<Database> open(const std::string& path, bool read_only = false);
 
   Database() = default;
-  Database(Database&& o) noexcept : db_(o.db_), path_(std::move(o.path_)) { o.db_ = nullptr; }
+  Database(Database&& o) noexcept : db_(o.db_), path_(std::move(o.path_)), cache_(std::move(o.cache_)) {
+    o.db_ = nullptr;
+  }
   Database& operator=(Database&& o) noexcept;
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -69,6 +73,10 @@ class Database {
 
   Status exec(std::string_view sql);
   Result<Statement> prepare(std::string_view sql);
+  // A statement prepared once per connection and kept for reuse (for SQL run
+  // once per row on hot paths). The pointer lives as long as the Database;
+  // the caller resets it after a SELECT (run() resets by itself).
+  Result<Statement*> cached(const std::string& sql);
   std::int64_t last_insert_id() const;
   const std::string& path() const { return path_; }
   sqlite3* handle() const { return db_; }
@@ -80,6 +88,7 @@ class Database {
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::unordered_map<std::string, std::unique_ptr<Statement>> cache_;
 };
 
 // Commits on commit(), rolls back in the destructor otherwise.

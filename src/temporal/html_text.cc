@@ -21,9 +21,12 @@
 // separators take the offset of the white space or element that caused
 // them. Tree order may differ from source order (foster parenting, adoption
 // agency), so a final pass makes the offsets non-decreasing.
-// Document date: <meta> names that mean "published", then JSON-LD
-// "datePublished", then itemprop=datePublished, then <time pubdate>, then the
-// first <time datetime>, and last a /YYYY/MM/DD/ date in the canonical URL.
+// Document date: <meta> names that mean "published" (and an RDF dc:date),
+// then JSON-LD "datePublished", then microdata/RDFa datePublished, then
+// <time pubdate>, then the first <time datetime>, then a /YYYY/MM/DD/ date
+// in the canonical URL, then "datePublished"/"publishedDate" in other script
+// data; failing all those, a modification date (meta or JSON-LD), and last
+// the first /YYYY/MM/DD/ link of the main text (a blog's permalink).
 #include "temporal/html_text.h"
 
 #include <gumbo.h>
@@ -333,6 +336,12 @@ bool published_meta(std::string_view key) {
   return std::find(kNames.begin(), kNames.end(), key) != kNames.end();
 }
 
+// <meta> names that give the last modification: a fallback only.
+bool modified_meta(std::string_view key) {
+  return key == "article:modified_time" || key == "og:updated_time" || key == "last-modified" ||
+         key == "datemodified" || key == "dcterms.modified" || key == "dc.date.modified";
+}
+
 // schema.org properties (microdata itemprop= or RDFa property=) that give
 // the publication or creation date.
 bool published_item(std::string_view key) {
@@ -342,10 +351,12 @@ bool published_item(std::string_view key) {
 
 // Dates found in the page, by kind; the first of the best kind wins.
 struct DateEvidence {
-  std::optional<Date> meta, json_ld, itemprop, time_pubdate, time_any, url;
+  std::optional<Date> meta, json_ld, itemprop, time_pubdate, time_any, url, script, modified, link_url;
 
+  // Publication evidence first; a modification date, then a dated link in
+  // the main text, only when nothing says when the page was published.
   std::optional<Date> best() const {
-    for (const auto* d : {&meta, &json_ld, &itemprop, &time_pubdate, &time_any, &url})
+    for (const auto* d : {&meta, &json_ld, &itemprop, &time_pubdate, &time_any, &url, &script, &modified, &link_url})
       if (*d) return *d;
     return std::nullopt;
   }
@@ -355,11 +366,12 @@ void set_first(std::optional<Date>& slot, const std::optional<Date>& d) {
   if (!slot && d) slot = d;
 }
 
-// "datePublished": "2019-10-16..." in JSON-LD.
-std::optional<Date> json_ld_date(std::string_view script) {
+// The date of the first "key": "2019-10-16..." in JSON (JSON-LD or a
+// page's own script data).
+std::optional<Date> json_date(std::string_view script, std::string_view quoted_key) {
   std::size_t at = 0;
-  while ((at = script.find("\"datePublished\"", at)) != std::string_view::npos) {
-    at += 15;
+  while ((at = script.find(quoted_key, at)) != std::string_view::npos) {
+    at += quoted_key.size();
     std::size_t k = at;
     while (k < script.size() && (script[k] == ' ' || script[k] == '\t' || script[k] == '\n' || script[k] == '\r'))
       ++k;
@@ -556,6 +568,7 @@ void read_meta(const GumboElement& e, DateEvidence& dates) {
     const std::string key = ascii_lower(trim(attribute(e, key_attr)));
     if (key.empty()) continue;
     if (published_meta(key)) set_first(dates.meta, find_date(content));
+    if (modified_meta(key)) set_first(dates.modified, find_date(content));
     if (published_item(key)) set_first(dates.itemprop, find_date(content));
     if (key == "og:url") set_first(dates.url, url_date(content));
   }
@@ -717,8 +730,16 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
         if (ascii_lower(trim(attribute(e, "rel"))) == "canonical") set_first(dates.url, url_date(attribute(e, "href")));
         break;
       case GUMBO_TAG_SCRIPT:
-        if (ascii_lower(trim(attribute(e, "type"))) == "application/ld+json")
-          set_first(dates.json_ld, json_ld_date(node_text(node)));
+        {
+          const std::string code = node_text(node);
+          if (ascii_lower(trim(attribute(e, "type"))) == "application/ld+json") {
+            set_first(dates.json_ld, json_date(code, "\"datePublished\""));
+          } else {
+            set_first(dates.script, json_date(code, "\"datePublished\""));
+            set_first(dates.script, json_date(code, "\"publishedDate\""));
+          }
+          set_first(dates.modified, json_date(code, "\"dateModified\""));
+        }
         break;
       case GUMBO_TAG_TIME: {
         std::string_view dt = attribute(e, "datetime");
@@ -731,6 +752,7 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
       default:
         break;
     }
+    if (has_attribute(e, "dc:date")) set_first(dates.meta, find_date(attribute(e, "dc:date")));
     if (e.tag != GUMBO_TAG_META && (published_item(ascii_lower(trim(attribute(e, "itemprop")))) ||
                                     published_item(ascii_lower(trim(attribute(e, "property")))))) {
       std::string_view v = attribute(e, "datetime");
@@ -786,6 +808,7 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
     if (role == Role::Block) builder.break_block(e.start_pos.offset);
     if (furniture) builder.set_boilerplate(true, e.start_pos.offset);
     if (e.tag == GUMBO_TAG_A && has_attribute(e, "href")) {
+      if (!f.silent && !builder.boilerplate()) set_first(dates.link_url, url_date(attribute(e, "href")));
       builder.open_link(std::string(attribute(e, "href")));
       f.link = true;
     }

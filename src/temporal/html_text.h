@@ -2,8 +2,9 @@
 // as browsers would). Scripts, styles and templates are dropped; block
 // elements become blocks; <a href> become links at their place in the text;
 // navigation/header/footer/aside are kept but marked boilerplate. The
-// document date is read from <meta> (article:published_time, date, DC.date…)
-// and <time datetime>.
+// document date is read from <meta> (article:published_time, date, DC.date…),
+// JSON-LD "datePublished", microdata/RDFa datePublished, <time datetime> and,
+// last, a /YYYY/MM/DD/ canonical URL (html_text.cc gives the order).
 #pragma once
 
 #include <string_view>

@@ -199,7 +199,14 @@ Result<std::string> Lexicon::expand_depth(std::string_view p, int depth) const {
       continue;
     }
     if (c == ' ') {
-      out += " +";
+      // " " is one or more spaces; " ?" and " *" any number, " +" as " ".
+      if (i + 1 < p.size() && (p[i + 1] == '?' || p[i + 1] == '*')) {
+        out += " *";
+        ++i;
+      } else {
+        out += " +";
+        if (i + 1 < p.size() && p[i + 1] == '+') ++i;
+      }
       continue;
     }
     if (c == 't' && p.substr(i, 4) == "tag_" && (i == 0 || !is_tag_char(p[i - 1]))) {

@@ -49,8 +49,8 @@ enum Feature : std::uint32_t {
   kNegAfter = 1u << 14,
   kDigits = 1u << 15,      // written in digits
   kPostUnit = 1u << 16,    // ends an expression only after a unit ("três anos depois|atrás")
-  kNeedsLead = 1u << 17,   // alone only with its preposition ("às 17h", "à noite")
   kBare = 1u << 18,        // says nothing alone ("ano", "tarde")
+  kOpensWithPreposition = 1u << 19,  // a phrase whose first word is a preposition ("na véspera")
 };
 
 // What the learner makes of each lexicon class.
@@ -75,7 +75,7 @@ constexpr std::array<ClassRole, 37> kClassRoles = {{
     {"SET_ADVERB", Role::Anchor, false, kSet, 7},
     {"CLOCKWORD", Role::Anchor, false, kClock, 8},
     {"UNIT", Role::Anchor, false, kUnit | kBare, 9},
-    {"DAYPART", Role::Anchor, false, kDaypart | kBare | kNeedsLead, 10},
+    {"DAYPART", Role::Anchor, false, kDaypart | kBare, 10},
     {"NUMWORD", Role::Value, true, kQuantity, 20},
     {"ORDINAL", Role::Value, true, kOrdinal, 21},
     {"WEEKDAY_SHORT", Role::Value, true, kCalendar, 22},
@@ -120,7 +120,7 @@ constexpr std::array<ShapeRole, 7> kShapes = {{
     {"NUMDATE", Role::Anchor, kCalendar},
     {"ISODATE", Role::Anchor, kCalendar},
     {"MONTHYEAR", Role::Anchor, kCalendar},
-    {"CLOCK", Role::Anchor, kClock | kBare | kNeedsLead},
+    {"CLOCK", Role::Anchor, kClock | kBare},
     {"YEAR", Role::Anchor, kCalendar},
     {"DAYNUM", Role::Value, kQuantity | kDigits},
     {"DIGITS", Role::Value, kQuantity | kDigits},
@@ -290,6 +290,13 @@ struct PatternLearner::Impl {
     };
     for (const ClassRole& r : kClassRoles) add_class(r);
     add_class(kNegAfterRole);
+    // Phrases that begin with a preposition ("na véspera", "no passado")
+    // cannot open a pattern: the match would start at the preposition.
+    for (auto& [phrase, reading] : phrases) {
+      const std::size_t sp = phrase.find(' ');
+      if (sp != std::string::npos && lexicon.in_class(phrase.substr(0, sp), "PREPOSITION"))
+        reading.features |= kOpensWithPreposition;
+    }
     // A phrase is dropped at the start (or end) only if all its readings
     // allow it: "a" (preposition and connector) yes, "por" (also a
     // frequency word) not at the end.
@@ -444,7 +451,9 @@ struct PatternLearner::Impl {
     };
     // Trimming, repeated until nothing changes:
     //  - leading prepositions and connectors go, unless they open an
-    //    interval or are all a lone clock time or part of day has ("às 17h");
+    //    interval (a lone clock time or part of day then says nothing: a
+    //    pattern "à noite" would start at the preposition and, matching
+    //    leftmost, hide a longer expression such as "noite de sábado");
     //  - trailing connectors and words that cannot end an expression go;
     //  - a number leans on the word beside it: digits on a unit, a calendar
     //    word, an interval connector or another number ("15 de março",
@@ -453,19 +462,23 @@ struct PatternLearner::Impl {
     //    not a date); a trailing number only on a unit, in digits ("dia
     //    15"), or on another number;
     //  - "depois", "antes", "atrás" end an expression only after a unit.
-    auto lone_needing_lead = [&](std::size_t from) {
-      return from + 1 == a && a == hi && (tokens[a].features & kNeedsLead);
-    };
     bool changed = true;
     while (changed) {
       changed = false;
       while (lo < a && ((tokens[lo].features & kStripLead) || tokens[lo].role == Role::Comma) &&
-             !opens_interval(lo) && !lone_needing_lead(lo)) {
+             !opens_interval(lo)) {
         ++lo;
         changed = true;
       }
       while (hi > a && ((tokens[hi].features & kStripTrail) || tokens[hi].role == Role::Comma)) {
         --hi;
+        changed = true;
+      }
+      // "por três meses" is a duration: a frequency word before a number
+      // is a preposition there.
+      if (lo < a && tokens[lo].role == Role::Grammar && (tokens[lo].features & kSet) &&
+          tokens[lo + 1].role == Role::Value) {
+        ++lo;
         changed = true;
       }
       if (lo < a && tokens[lo].role == Role::Value) {
@@ -506,6 +519,10 @@ struct PatternLearner::Impl {
         hi = k;
         break;
       }
+    }
+    if (tokens[lo].features & kOpensWithPreposition) {
+      ++stats.pruned_grammar;
+      return std::nullopt;
     }
     // Negative words nearby.
     for (std::size_t k = lo; k-- > 0 && lo - k <= w;) {

@@ -20,11 +20,16 @@
 //     it. Words that are not markers end the window.
 //  3. Pruning. Leading prepositions and connectors are dropped (the
 //     annotator adds them to HAREM extents itself) unless they open an
-//     interval ("de … a …", "entre … e …"); trailing connectors are dropped;
-//     a bare unit or part of day ("ano", "tarde") and a doubled connector
-//     make no sense alone and are dropped; a candidate with a negative word
-//     within `window` tokens before it (NEG_BEFORE: "rua", "ponte") or after
-//     it (NEG_AFTER: "soldados") is dropped.
+//     interval ("de … a …", "entre … e …"), so a pattern never starts at a
+//     preposition and, matching leftmost, hides a longer expression after
+//     it; trailing connectors are dropped; numbers must lean on a unit, a
+//     calendar word or an interval connector; a bare unit, part of day or
+//     clock time ("ano", "tarde", "17h") and a doubled connector make no
+//     sense alone and are dropped, and so is a window opening with a phrase
+//     that starts with a preposition ("na véspera"); a frequency word
+//     before a number is a preposition ("por três meses") and goes; a candidate with a negative word within
+//     `window` tokens before it (NEG_BEFORE: "rua", "ponte") or after it
+//     (NEG_AFTER: "soldados") is dropped.
 //  4. Aggregation. Month, weekday, season and holiday words, numbers and
 //     shapes become their class tags (tag_MONTH, tag_NUMBER, tag_YEAR…);
 //     other words stay literal. Equal tagged forms add up. Then patterns of

@@ -1,6 +1,7 @@
 #include "temporal/pattern_set.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
@@ -210,11 +211,24 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   opt.set_encoding(RE2::Options::EncodingUTF8);
   opt.set_longest_match(true);
   opt.set_log_errors(false);
-  opt.set_max_mem(int64_t{40} << 20);
+  // A budget, not an allocation: anchored matching keeps the DFA small (a
+  // few MB for the learned and curated patterns over the whole raw corpus),
+  // but a tight budget makes RE2 reset its DFA cache often, or fall back to
+  // its slow NFA.
+  opt.set_max_mem(int64_t{128} << 20);
   RE2::Options set_opt = opt;
   set_opt.set_max_mem(int64_t{24} << 20);
   set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
-  std::string combined = "[^\\p{L}\\p{N}](?:";
+  // Every pattern may be preceded by prepositions and articles (the
+  // PREPOSITION class), so that "às 17h" (learned with its preposition) and
+  // "17h de 6 de novembro" start at the same place and the longest wins.
+  std::string lead;
+  if (!lexicon.phrases("PREPOSITION").empty()) {
+    auto p = lexicon.expand("(?:tag_PREPOSITION )*");
+    if (!p.ok()) return p.status();
+    lead = *p;
+  }
+  std::string combined = lead + "(?:";
   // Rank: the last pattern (the curated layer comes last) wins ties, so
   // patterns are stored in reverse and the lowest index wins.
   std::reverse(patterns.begin(), patterns.end());
@@ -236,35 +250,186 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   set->combined_ = std::make_unique<RE2>(combined, opt);
   if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
   set->patterns_ = std::move(patterns);
+  set->index_words(lexicon);
   return set;
 }
 
-bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
-  // Only the whole match is asked for: RE2 then needs its DFAs alone, no
-  // submatch engine. The match is one boundary character, the expression,
-  // one boundary character; both boundaries are cut off here.
-  const re2::StringPiece whole(text.data(), text.size());
-  while (from < text.size()) {
-    re2::StringPiece found;
-    if (!combined_->Match(whole, from, text.size(), RE2::UNANCHORED, &found, 1)) return false;
-    std::size_t a = static_cast<std::size_t>(found.data() - text.data());
-    std::size_t b = a + found.size();
-    const unsigned char lead = static_cast<unsigned char>(text[a]);
-    a += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-    --b;
-    while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
-    m->start = a;
-    m->end = b;
-    std::vector<int> hits;
-    set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
-    if (hits.empty()) {  // cannot happen: the span matched one alternative
-      from = b > from ? b : from + 1;
+namespace {
+
+// Classes of grammatical glue: they may open or join an expression but never
+// make one by themselves.
+bool is_glue_class(std::string_view c) {
+  return c == "PREPOSITION" || c == "ARTICLE" || c == "RANGE_FROM" || c == "RANGE_TO";
+}
+
+// Classes read only as context around an expression.
+bool is_context_class(std::string_view c) {
+  static constexpr std::string_view kContext[] = {"DURATION_CUE", "FUTURE_CUE", "FUTURE_SUFFIX", "PAST_CUE",
+                                                  "PAST_SUFFIX", "NEG_BEFORE", "NEG_AFTER", "AGE_BEFORE",
+                                                  "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD", "NEG_BEFORE_NUMBER",
+                                                  "DIRECTION_FUTURE", "DIRECTION_PAST"};
+  for (auto g : kContext)
+    if (c == g) return true;
+  return false;
+}
+
+bool word_byte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+// Splits a phrase or a regex source into its runs of letters (tag names,
+// escapes and character classes of a regex are skipped).
+template <typename F>
+void for_each_word(std::string_view s, bool regex, F&& f) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (regex && s.compare(i, 4, "tag_") == 0) {
+      i += 4;
+      while (i < s.size() && (std::isupper(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
+                              std::isdigit(static_cast<unsigned char>(s[i]))))
+        ++i;
       continue;
     }
-    m->pattern = *std::min_element(hits.begin(), hits.end());
-    return true;
+    if (regex && s[i] == '\\') {
+      i += 2;
+      continue;
+    }
+    if (regex && s[i] == '[') {
+      while (i < s.size() && s[i] != ']') ++i;
+      ++i;
+      continue;
+    }
+    if (regex && s[i] == '(' && i + 1 < s.size() && s[i + 1] == '?') {  // (?: and friends
+      i += 2;
+      continue;
+    }
+    if (!word_byte(static_cast<unsigned char>(s[i])) || std::isdigit(static_cast<unsigned char>(s[i]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < s.size() && word_byte(static_cast<unsigned char>(s[j])) && !std::isdigit(static_cast<unsigned char>(s[j])))
+      ++j;
+    f(s.substr(i, j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+void PatternSet::index_words(const Lexicon& lexicon) {
+  // Words of the lexicon's classes are markers (an expression must hold
+  // one: a month, a unit, "hoje"…), except the grammatical glue
+  // (prepositions, articles, interval connectors); context-only classes are
+  // left out. The literal words of the patterns are markers too, unless glue.
+  for (const std::string& cls : lexicon.tag_names()) {
+    if (is_context_class(cls)) continue;
+    const unsigned char kind = is_glue_class(cls) ? kGlue : kMarker;
+    for (const std::string& phrase : lexicon.phrases(cls))
+      for_each_word(phrase, false, [&](std::string_view w) { words_[std::string(w)] |= kind; });
+  }
+  for (const Pattern& p : patterns_) {
+    for_each_word(p.regex, true, [&](std::string_view w) {
+      auto it = words_.find(w);
+      if (it != words_.end() && it->second != 0) return;
+      words_[std::string(w)] |= kMarker;
+    });
+  }
+  prefixes_.assign(1 << 16, false);
+  for (const auto& [w, kind] : words_)
+    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] = true;
+}
+
+bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
+  // Words are read left to right. Markers (lexicon and pattern words,
+  // numbers) are where an expression can start; at each one every pattern is
+  // tried at once, anchored, longest match. When one is found, the glue words
+  // just before it (prepositions, articles) are tried too, earliest first, so
+  // that a pattern spelling out its preposition ("às 17h") and one that does
+  // not ("17h de 6 de novembro") compete on the longest match. Ordinary prose
+  // costs one hash lookup per word.
+  constexpr std::size_t kGlueBack = 3;
+  std::size_t glue_start[kGlueBack];
+  std::size_t glue_len = 0;
+  std::size_t last_end = from;
+  std::size_t i = from;
+  const std::size_t n = text.size();
+  while (i < n) {
+    while (i < n && !word_byte(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= n) break;
+    // Sentence punctuation since the previous word ends the glue run.
+    for (std::size_t k = last_end; k < i && glue_len > 0; ++k) {
+      const char c = text[k];
+      if (c == '!' || c == '?' || c == ';' || c == '"' || c == '(' || c == ')' || c == '.' || c == ':' || c == ',')
+        glue_len = 0;
+    }
+    std::size_t j = i;
+    bool digit = false;
+    while (j < n && word_byte(static_cast<unsigned char>(text[j]))) {
+      digit |= text[j] >= '0' && text[j] <= '9';
+      ++j;
+    }
+    unsigned char kind = digit ? kMarker : 0;
+    if (!digit && has_prefix(text, i, j)) {
+      auto it = words_.find(text.substr(i, j - i));
+      if (it != words_.end()) kind = it->second;
+    }
+    if (kind & kMarker) {
+      if (try_at(text, i, m)) {
+        for (std::size_t g = 0; g < glue_len; ++g) {
+          Match earlier;
+          if (try_at(text, glue_start[g], &earlier) && earlier.end >= m->end) {
+            *m = earlier;
+            break;
+          }
+        }
+        return true;
+      }
+      // Nothing starts at the marker itself, but a pattern may open with the
+      // glue before it ("durante meses").
+      for (std::size_t g = 0; g < glue_len; ++g)
+        if (try_at(text, glue_start[g], m) && m->end > i) return true;
+      glue_len = 0;
+    } else if (kind & kGlue) {
+      if (glue_len == kGlueBack) {
+        for (std::size_t k = 1; k < glue_len; ++k) glue_start[k - 1] = glue_start[k];
+        --glue_len;
+      }
+      glue_start[glue_len++] = i;
+    } else {
+      glue_len = 0;
+    }
+    last_end = j;
+    i = j;
   }
   return false;
+}
+
+bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) const {
+  const re2::StringPiece whole(text.data(), text.size());
+  re2::StringPiece found;
+  if (!combined_->Match(whole, start, text.size(), RE2::ANCHOR_START, &found, 1)) return false;
+  // The match ends with one boundary character, cut off here.
+  std::size_t a = start;
+  std::size_t b = a + found.size();
+  --b;
+  while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+  // The span may open with prepositions the pattern itself does not spell
+  // out: drop them one word at a time until a pattern matches it.
+  std::vector<int> hits;
+  while (a < b) {
+    set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
+    if (!hits.empty()) break;
+    std::size_t sp = text.find(' ', a);
+    if (sp == std::string_view::npos || sp >= b) break;
+    a = sp;
+    while (a < b && text[a] == ' ') ++a;
+  }
+  if (hits.empty()) return false;
+  m->start = a;
+  m->end = b;
+  m->pattern = *std::min_element(hits.begin(), hits.end());
+  return true;
 }
 
 }  // namespace cronista::temporal

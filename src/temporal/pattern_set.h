@@ -6,11 +6,14 @@
 // the learned file first, then the curated one, whose records replace learned
 // records of the same id and may remove them ("remove <id>").
 //
-// Matching is one scan: every pattern is an alternative of one RE2 compiled
-// with leftmost-longest semantics and word boundaries on both sides, so a
-// text is read once by RE2's DFA whatever the number of patterns; for each
-// expression found, an RE2::Set anchored at both ends tells which patterns
-// produce exactly that span, and the highest-ranked one classifies it.
+// Matching is one pass over the words: a hash of the marker words (from the
+// lexicon and the patterns: months, units, "hoje"…, and numbers) finds the
+// few places worth a look; there, every pattern, compiled as an alternative of one RE2 with
+// longest-match semantics, is tried at once, anchored, so the cost does not
+// grow with the number of patterns and RE2's DFA stays small (an unanchored
+// scan over hundreds of learned patterns outgrows any sane DFA budget). For
+// each expression found, an RE2::Set anchored at both ends tells which
+// patterns produce exactly that span; the highest-ranked one classifies it.
 #pragma once
 
 #include <re2/re2.h>
@@ -20,6 +23,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "temporal/expression.h"
@@ -73,6 +77,25 @@ class PatternSet {
   const std::vector<Pattern>& patterns() const { return patterns_; }
 
  private:
+  static constexpr unsigned char kGlue = 1;    // may open or join an expression
+  static constexpr unsigned char kMarker = 2;  // where expressions start
+  void index_words(const Lexicon& lexicon);
+  bool try_at(std::string_view text, std::size_t start, Match* m) const;
+
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, unsigned char, Hash, std::equal_to<>> words_;
+  // The first two bytes of every word of words_: most prose words are
+  // rejected by this bit test before any hashing.
+  static std::size_t prefix_key(std::string_view t, std::size_t i, std::size_t j) {
+    const unsigned char a = static_cast<unsigned char>(t[i]);
+    const unsigned char b = j > i + 1 ? static_cast<unsigned char>(t[i + 1]) : 0;
+    return (static_cast<std::size_t>(a) << 8) | b;
+  }
+  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const { return prefixes_[prefix_key(t, i, j)]; }
+  std::vector<bool> prefixes_;
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;

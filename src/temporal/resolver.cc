@@ -66,6 +66,7 @@ struct Facts {
   std::string holiday;
   bool has_deictic_day = false;
   int deictic_day = 0;
+  bool deictic_word = false;  // "ontem" (the document date), not "véspera" (the anchor)
   std::string ref;
   int rel = 0;             // +1 next/following, -1 last/previous, 0 this/same
   enum class RelKind { None, Deictic, Anaphoric } rel_kind = RelKind::None;
@@ -83,6 +84,7 @@ struct Facts {
   bool vezes = false;      // "três vezes por semana"
   int numbers_unused = 0;  // numbers that took no role
   bool period = false;     // "período": the period under discussion
+  std::string outer_unit;  // a second unit ("último dia do mês")
   bool outer_year = false; // a second unit, the year, qualifies the first ("trimestre do ano passado")
 };
 
@@ -179,16 +181,20 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
   std::string cur;
   auto flush = [&]() {
     if (cur.empty()) return;
-    // "1939-1945", "1939–1945": a numeric range is three tokens.
+    // "1939-1945", "1939–1945", "2005/06": a numeric range of years is three tokens.
     std::size_t dash = cur.find('-');
     std::size_t en = cur.find("\xE2\x80\x93");
-    std::size_t cut = dash != std::string::npos ? dash : en;
-    std::size_t cut_len = dash != std::string::npos ? 1 : 3;
-    if (cut != std::string::npos && cut > 0 && all_digits(cur.substr(0, cut)) &&
-        all_digits(cur.substr(cut + cut_len))) {
-      raw.push_back(cur.substr(0, cut));
+    std::size_t slash = cur.find('/');
+    std::size_t cut = dash != std::string::npos ? dash : en != std::string::npos ? en : slash;
+    std::size_t cut_len = cut == en && en != std::string::npos ? 3 : 1;
+    std::string left = cut != std::string::npos ? cur.substr(0, cut) : "";
+    std::string right = cut != std::string::npos ? cur.substr(cut + cut_len) : "";
+    if (cut != std::string::npos && cut > 0 && all_digits(left) && all_digits(right) &&
+        (cut != slash || (left.size() == 4 && (right.size() == 4 || right.size() == 2)))) {
+      if (left.size() == 4 && right.size() == 2) right = left.substr(0, 2) + right;  // 2005/06
+      raw.push_back(left);
       raw.push_back("-");
-      raw.push_back(cur.substr(cut + cut_len));
+      raw.push_back(right);
     } else {
       raw.push_back(cur);
     }
@@ -341,7 +347,7 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
 }
 
 Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern& pattern,
-                                    const ResolveContext& ctx) const {
+                                    const ResolveContext& ctx_in) const {
   Facts f;
   Resolution res;
   res.type = pattern.timex;
@@ -421,6 +427,19 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         else if (t.digits == 4) f.year = static_cast<int>(v);
         if (f.decade >= 0 || f.year >= 0) continue;
       }
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i > 0 && i + 1 < n &&
+          (tk[i - 1].text == "às" || tk[i - 1].text == "as" || tk[i - 1].text == "pelas" || tk[i - 1].text == "das") &&
+          (tk[i + 1].text == "horas" || tk[i + 1].text == "hora")) {
+        // "às três horas (e vinte minutos)": a clock time, not a duration.
+        f.hour = static_cast<int>(v);
+        f.minute = 0;
+        ++i;
+        if (i + 3 < n && tk[i + 1].text == "e" && tk[i + 2].number && tk[i + 3].text.rfind("minuto", 0) == 0) {
+          f.minute = static_cast<int>(tk[i + 2].value);
+          i += 3;
+        }
+        continue;
+      }
       if (v >= 0 && v <= 24 && t.digits <= 2 && i + 3 < n && tk[i + 1].text == "horas" && is_de(i + 2) &&
           tk[i + 3].get("DAYPART")) {
         f.hour = static_cast<int>(v);
@@ -469,6 +488,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         f.day = static_cast<int>(v);
         continue;
       }
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i + 1 < n && tk[i + 1].text == "h") {  // "14 h"
+        f.hour = static_cast<int>(v);
+        f.minute = 0;
+        ++i;
+        continue;
+      }
       // Hour: "9 da manhã", "10 horas da noite", "às 5".
       if (v >= 0 && v <= 24 && t.digits <= 2 &&
           ((i + 2 < n && is_de(i + 1) && tk[i + 2].get("DAYPART")) || (i + 1 < n && tk[i + 1].text == "horas"))) {
@@ -507,6 +532,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (const std::string* v = t.get("DEICTIC_DAY")) {
       f.has_deictic_day = true;
       f.deictic_day = std::atoi(v->c_str());
+      f.deictic_word = true;
       continue;
     }
     if (const std::string* v = t.get("MONTH")) {
@@ -522,6 +548,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       else {
         f.ordinal = o;
         f.unit = u;
+        const std::string& uw = tk[i + 1].text;
+        f.unit_plural = uw.size() > 2 && uw.back() == 's' &&
+                        (lex_->in_class(uw.substr(0, uw.size() - 1), "UNIT") ||
+                         lex_->in_class(uw.substr(0, uw.size() - 2), "UNIT"));
       }
       ++i;
       continue;
@@ -567,6 +597,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       }
       if (!f.unit.empty() || f.period || f.month > 0 || f.quarter > 0 || f.half > 0 || !f.season.empty()) {
         if (*v == "Y") f.outer_year = true;
+        if (f.outer_unit.empty()) f.outer_unit = *v;
         continue;
       }
       f.unit = *v;
@@ -621,7 +652,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (t.get("FROM_NOW")) { f.from_now = true; continue; }
     if (const std::string* v = t.get("SET_ADVERB")) { f.set_adverb = *v; continue; }
     if (const std::string* v = t.get("FREQUENCY_WORD")) { f.set_adverb = *v; continue; }
-    if (t.get("SET_QUANT")) { f.set_quant = true; continue; }
+    if (t.get("SET_QUANT")) {
+      // "todo o ano" is the whole year; "todo ano", "todos os anos" every year.
+      const bool whole = (w == "todo" || w == "toda") && i + 1 < n && tk[i + 1].get("ARTICLE");
+      if (!whole) f.set_quant = true;
+      continue;
+    }
     if (t.get("VAGUE_QUANT")) {
       f.amount_vague = true;
       continue;
@@ -638,12 +674,34 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
-  if (f.period && f.unit.empty() && f.quarter < 0 && ctx.quarter) f.unit = "Q";
+  if (f.period && f.unit.empty() && f.quarter < 0) {
+    // "último período", "nesse período": the quarter under discussion; with
+    // no quarter named, "o período homólogo do ano passado" is that year.
+    if (!ctx_in.quarter) {
+      f.period = false;  // without a year it is "nesse período": the time under discussion
+      if (f.outer_year) f.unit = "Y", f.outer_year = false;
+    }
+  }
+  if (f.period && f.unit.empty() && f.quarter < 0) {
+    f.unit = "Q";
+    if (f.rel_kind != Facts::RelKind::None && !f.outer_year && f.year < 0) {
+      res.value = pad(ctx_in.quarter->year, 4) + "-Q" + std::to_string(ctx_in.quarter->quarter);
+      res.chronons = {Chronon::of_year(ctx_in.quarter->year)};
+      res.reference = Reference::Anaphoric;
+      return res;
+    }
+  }
   // A quarter named without its number ("trimestre correspondente de 1988")
   // is the one under discussion.
-  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx.quarter)
-    f.quarter = ctx.quarter->quarter;
+  if (f.unit == "Q" && f.quarter < 0 && f.year >= 0 && !f.quantified_unit && ctx_in.quarter) {
+    f.quarter = ctx_in.quarter->quarter;
+    res.shifted = true;  // the same quarter in another year: a comparison, not the topic
+  }
   if (f.outer_year || f.ago) res.shifted = true;
+
+  // A forward-looking preposition in a sentence in the past looks nowhere.
+  ResolveContext ctx = ctx_in;
+  if (ctx.direction > 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0) ctx.direction = 0;
 
   // Reference points.
   const bool have_dct = ctx.dct.has_value();
@@ -783,7 +841,13 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   const bool relative_shift = (f.ago || f.from_now || f.after || f.before) && f.quantified_unit;
   bool duration = pattern.timex == TimexType::Duration;
   if (relative_shift && f.ago && (ctx.duration_cue || ctx.que_after)) duration = true;
-  if (duration && f.year >= 0 && !f.quantified_unit) duration = false;
+  // "os primeiros nove meses (de 1997)", "a primeira semana": a stretch of
+  // time, whatever the pattern said.
+  if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&
+      f.outer_unit.empty() && f.year < 0 &&
+      (f.unit == "Y" || f.unit == "M" || f.unit == "W" || f.unit == "D" || f.unit == "H"))
+    duration = true;
+  if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
   if (duration) {
     res.type = TimexType::Duration;
     res.reference = Reference::Vague;
@@ -792,7 +856,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else {
       const bool vague = f.amount_vague || (!f.quantified_unit && f.unit_plural);
       res.value = duration_value(f.quantified_unit || f.amount > 0 ? f.amount : 1, vague, f.unit);
-      if (f.ordinal > 0 && f.amount < 0) res.value = duration_value(1, false, f.unit);
+      if (f.ordinal > 0 && f.amount < 0 && !vague) res.value = duration_value(1, false, f.unit);
       return res;
     }
   }
@@ -839,6 +903,18 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     return res;
   }
 
+  // "o último dia do mês", "o primeiro dia do ano": a day of the current (or
+  // named) month or year.
+  if (f.unit == "D" && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
+      (have_dct || f.year >= 0)) {
+    int y = f.year >= 0 ? f.year : dct.year;
+    int mo = f.month > 0 ? f.month : (f.outer_unit == "Y" ? (f.rel < 0 ? 12 : 1) : dct.month);
+    int d = f.rel < 0 ? days_in_month(y, mo) : std::min(f.ordinal, days_in_month(y, mo));
+    set_day(Date{y, mo, d});
+    res.reference = Reference::Deictic;
+    return res;
+  }
+
   // --- Explicit year.
   if (f.year >= 0) {
     const int y = f.year;
@@ -856,8 +932,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.value = pad(y, 4) + "-Q" + std::to_string(f.quarter);
       res.chronons = {Chronon::of_year(y)};
       res.new_anchor = Anchor{y, (f.quarter - 1) * 3 + 1, -1, f.quarter};
-    } else if (f.half > 0 && f.half <= 2) {
-      res.value = pad(y, 4) + "-H" + std::to_string(f.half);
+    } else if ((f.half > 0 && f.half <= 2) || (f.unit == "HALF" && f.rel < 0)) {
+      res.value = pad(y, 4) + "-H" + std::to_string(f.half > 0 ? f.half : 2);  // "o último semestre de 1989"
       res.chronons = {Chronon::of_year(y)};
       res.new_anchor = Anchor{y, -1, -1};
     } else if (!f.season.empty()) {
@@ -872,7 +948,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   }
 
   // Everything below is relative: deictic (DCT) or anaphoric (last date).
-  const bool anaphoric = f.rel_kind == Facts::RelKind::Anaphoric || f.after || f.before;
+  bool anaphoric = f.rel_kind == Facts::RelKind::Anaphoric || f.after || f.before;
   std::optional<Date> base;
   if (anaphoric) {
     res.reference = Reference::Anaphoric;
@@ -933,6 +1009,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
       if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
+      else if (ctx.direction > 0) year = md >= dd ? dct.year : dct.year + 1;
+      else if (ctx.direction < 0) year = md <= dd ? dct.year : dct.year - 1;
       else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
         year = tense > 0 ? next : past;
       else {
@@ -974,6 +1052,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
 
   // --- Today, yesterday, tomorrow; the eve ("véspera").
   if (f.has_deictic_day) {
+    if (f.deictic_word && have_dct) {
+      base = dct;  // "mais tarde ontem" is still yesterday
+      anaphoric = false;
+      res.reference = Reference::Deictic;
+    }
     if (!base) {
       unresolved(f.hour >= 0 || !f.daypart.empty() ? "XXXX-XX-XXT" + (f.daypart.empty() ? "XX" : f.daypart)
                                                    : "XXXX-XX-XX",
@@ -1000,8 +1083,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
-    const bool future =
-        f.rel > 0 || (f.rel_kind == Facts::RelKind::None && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0);
+    const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
+                                      (ctx.direction > 0 ||
+                                       (ctx.direction == 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0)));
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {
@@ -1068,7 +1152,12 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     if (f.rel_kind == Facts::RelKind::None && !f.position.empty()) {
-      // "fim do ano", "início do mês": the current one.
+      // "fim do ano", "início do mês": the current one; "ao fim do dia"
+      // after "ontem": the day under discussion.
+      if (f.unit == "D" && ctx.anchor && ctx.anchor->day > 0) {
+        set_day(Date{ctx.anchor->year, ctx.anchor->month, ctx.anchor->day});
+        return res;
+      }
       set_unit_value(*base, f.unit);
       return res;
     }
@@ -1090,7 +1179,9 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       res.reference = Reference::Vague;
       return res;
     }
-    set_unit_value(shift_unit(*base, f.unit, f.rel), f.unit);
+    Date b = *base;
+    if (f.unit == "Q" && anaphoric && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};  // "esse trimestre"
+    set_unit_value(shift_unit(b, f.unit, f.rel), f.unit);
     return res;
   }
 

@@ -145,10 +145,20 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
                                 "AGE_AFTER"))
       return true;
   }
+  {
+    // Between commas right after a name: "Vasconcelos, 68 anos, estreia…".
+    std::size_t p = start, q = end;
+    while (p > 0 && t[p - 1] == ' ') --p;
+    while (q < t.size() && t[q] == ' ') ++q;
+    if (p > 0 && t[p - 1] == ',' && q < t.size() && t[q] == ',') return true;
+  }
   auto before = word_before(t, start);
   if (!before) return false;
   const std::string_view b = t.substr(before->start, before->end - before->start);
   if (lex_.in_class(b, "AGE_BEFORE")) return true;
+  if (auto before2 = word_before(t, before->start);
+      before2 && lex_.in_class(std::string(t.substr(before2->start, before->end - before2->start)), "AGE_BEFORE"))
+    return true;
   if (b == "de") {
     std::size_t p = before->start;
     while (p > 0 && t[p - 1] == ' ') --p;
@@ -213,9 +223,19 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "PREPOSITION"))
         before = word_before(t, before->start);
       if (in_class_word(t, before, "NEG_BEFORE")) continue;
+      // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
+      if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;
       for (std::size_t i = start; i < end; ++i) bare_number &= is_digit(t[i]);
-      if (bare_number && in_class_word(t, word_after(t, end), "NEG_AFTER")) continue;
+      if (bare_number) {
+        auto after = word_after(t, end);
+        if (in_class_word(t, after, "NEG_AFTER")) continue;
+        if (after) {
+          auto after2 = word_after(t, after->end);
+          if (after2 && lex_.in_class(std::string(t.substr(after->start, after2->end - after->start)), "NEG_AFTER"))
+            continue;  // "1945 por cento"
+        }
+      }
     }
     if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
     if (is_age(t, harem_start, start, end)) continue;
@@ -233,6 +253,27 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       const bool clause_start = p == 0 || t[p - 1] == '.' || t[p - 1] == ',' || t[p - 1] == ';' || t[p - 1] == ':';
       ctx.que_after = clause_start && after && t.substr(after->start, after->end - after->start) == "que";
     }
+    {
+      // Direction words: the prepositions kept out of the TimeML extent, or
+      // the word before them.
+      std::size_t p = start;
+      for (int k = 0; k < 3; ++k) {
+        auto w = word_before(t, p);
+        if (!w) break;
+        if (in_class_word(t, w, "DIRECTION_FUTURE")) ctx.direction = 1;
+        else if (in_class_word(t, w, "DIRECTION_PAST")) ctx.direction = -1;
+        if (ctx.direction != 0 || w->start < harem_start - std::min<std::size_t>(harem_start, 24)) break;
+        p = w->start;
+      }
+      // Multi-word cues ("a partir de", "até ao") end right before the start.
+      if (ctx.direction == 0 && preposition_before(t, start) < start) {
+        const std::size_t ps = preposition_before(t, start);
+        std::string phrase(t.substr(ps, start - ps));
+        while (!phrase.empty() && phrase.back() == ' ') phrase.pop_back();
+        if (lex_.in_class(phrase, "DIRECTION_FUTURE")) ctx.direction = 1;
+        else if (lex_.in_class(phrase, "DIRECTION_PAST")) ctx.direction = -1;
+      }
+    }
     ctx.folded = t;
     ctx.start = start;
     ctx.end = end;
@@ -244,7 +285,19 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       auto first = word_after(t, start);
       const bool numeric = is_digit(t[start]) || in_class_word(t, first, "NUMWORD");
       const bool day_date = is_digit(t[start]) && r.type != TimexType::Duration;
-      if (!day_date && !(numeric && (a == "a" || a == "as"))) {
+      // Only before what a noun phrase opens with: "o terceiro trimestre",
+      // "a semana", "os nove meses"; not "face a há um ano".
+      bool nominal = numeric;
+      if (const auto* entries = first ? lex_.lookup(t.substr(first->start, first->end - first->start)) : nullptr) {
+        for (const auto& en : *entries) {
+          static constexpr std::string_view kNominal[] = {
+              "UNIT",    "ORDINAL",   "MOD_NEXT", "MOD_LAST",    "MOD_THIS", "MOD_FOLLOWING", "MOD_PREVIOUS",
+              "MOD_SAME", "POSITION", "SEASON",   "HOLIDAY",     "WEEKDAY",  "PERIOD_WORD",   "VAGUE_QUANT",
+              "MONTH",   "DAYPART"};
+          for (auto k : kNominal) nominal |= en.cls == k;
+        }
+      }
+      if (nominal && !day_date && !(numeric && (a == "a" || a == "as"))) {
         start = art->start;
         if (harem_start > start) harem_start = start;
       }
@@ -276,7 +329,12 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     // "trimestre homólogo do ano passado") does not move it.
     if (r.new_anchor && r.resolved && !r.shifted) {
       anchor = r.new_anchor;
-      if (r.new_anchor->quarter > 0) quarter = r.new_anchor;
+      // A quarter not yet over at the document date ("perdas no terceiro
+      // trimestre de 1990", "continue no quarto trimestre") is a forecast, not
+      // the quarter a report is about.
+      const bool future_quarter = dct && r.new_anchor->quarter > 0 &&
+                                  r.new_anchor->year * 4 + r.new_anchor->quarter >= dct->year * 4 + (dct->month - 1) / 3 + 1;
+      if (r.new_anchor->quarter > 0 && !future_quarter) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }

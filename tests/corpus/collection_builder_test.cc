@@ -133,6 +133,17 @@ TEST(CollectionBuilder, StoresEveryReadableDocumentWithItsAnalysis) {
   EXPECT_EQ(skipped, 3);
 }
 
+TEST(CollectionBuilder, ReportsProgressWithRatesAndEta) {
+  testing::TempDir tmp;
+  auto b = build(data("wpt03/amostra.wpt03"), CollectionFormat::Wpt03, (tmp / "c.db").string());
+  ASSERT_FALSE(b.log.empty());
+  const std::string& last = b.log.back();
+  EXPECT_NE(last.find("3 documents built, 0 skipped"), std::string::npos) << last;
+  EXPECT_NE(last.find("docs/s"), std::string::npos) << last;
+  EXPECT_NE(last.find("MB/s"), std::string::npos) << last;
+  EXPECT_NE(last.find("ETA"), std::string::npos) << last;
+}
+
 TEST(CollectionBuilder, ASecondRunSkipsEverythingAlreadyBuilt) {
   testing::TempDir tmp;
   const std::string db_path = (tmp / "c.db").string();
@@ -223,6 +234,19 @@ TEST(CollectionBuilder, HtmlFoldersGetDatesFromThePageAndStoreLinks) {
                        "AND segment_id IS NOT NULL"),
             1);
   EXPECT_EQ(count(*db, "SELECT count(*) FROM documents WHERE title = 'Feira do livro'"), 1);
+}
+
+TEST(CollectionBuilder, HtmlInJsonIsReadAsUnicodeWhateverItsMetaCharsetSays) {
+  testing::TempDir tmp;
+  testing::write_file(tmp / "h.jsonl",
+                      "{\"id\": \"p\", \"html\": \"<html><head><meta charset=\\\"iso-8859-1\\\"><title>Eleições "
+                      "de 1999</title></head><body><p>Votação em Março de 1999.</p></body></html>\"}\n");
+  const std::string db_path = (tmp / "c.db").string();
+  auto b = build((tmp / "h.jsonl").string(), CollectionFormat::Jsonl, db_path);
+  EXPECT_EQ(b.stats.documents_built, 1u);
+  auto db = store::Database::open(db_path, true);
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(count(*db, "SELECT count(*) FROM documents WHERE title = 'Eleições de 1999'"), 1);
 }
 
 TEST(CollectionBuilder, DecodesLatin1TextFiles) {

@@ -309,6 +309,20 @@ TEST(ReportCommand, ADatabaseWithoutAnalysisTablesIsRefused) {
   EXPECT_NE(r.err.find("no analysis tables"), std::string::npos) << r.err;
 }
 
+TEST(ReportCommand, AnEmptyCollectionStillHasEveryTable) {
+  testing::TempDir tmp;
+  std::vector<Fixture> none;
+  store_all((tmp / "e.db").string(), none);
+  for (const char* format : {"md", "html", "json"}) {
+    auto r = testing::run_cronista({"report", "--db", (tmp / "e.db").string(), "--format", format});
+    ASSERT_EQ(r.exit_code, 0) << format << ": " << r.err;
+    EXPECT_NE(r.out.find("6.16"), std::string::npos) << format;
+  }
+  auto j = nlohmann::json::parse(testing::run_cronista({"report", "--db", (tmp / "e.db").string(), "--format", "json"}).out);
+  EXPECT_EQ(j["6.1"]["all documents"]["documents"], 0);
+  EXPECT_TRUE(j["6.3"]["per document"]["mean"].is_null());
+}
+
 // A generated collection: the test counts expressions per document and
 // quartiles itself while generating, then compares.
 TEST(GeneratedReport, MatchesCountsKeptWhileGenerating) {

@@ -72,27 +72,6 @@ inline std::string html(const std::string& body, const std::string& title = "Pá
          body + "</body></html>";
 }
 
-// A home for the tagger: the source tree's resources/pt and patterns,
-// without resources/pt/abbreviations.txt. That file belongs to the sentence
-// splitter (which reads it from the default home), and the tagger's lexicon,
-// which loads every .txt of resources/pt, rejects its format. Symlinks,
-// created once per test program.
-inline std::string tagger_home() {
-  static const std::string home = [] {
-    namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / ("cronista-tagger-home-" + std::to_string(::getpid()));
-    fs::create_directories(dir / "resources" / "pt");
-    const fs::path src = source_dir();
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(src / "resources" / "pt"))
-      if (e.path().filename() != "abbreviations.txt")
-        fs::create_symlink(e.path(), dir / "resources" / "pt" / e.path().filename(), ec);
-    fs::create_directory_symlink(src / "patterns", dir / "patterns", ec);
-    return dir.string();
-  }();
-  return home;
-}
-
 inline crawler::CrawlOptions test_options(const TempDir& tmp, std::vector<std::string> seeds) {
   crawler::CrawlOptions o;
   o.seeds = std::move(seeds);
@@ -109,7 +88,6 @@ inline crawler::CrawlOptions test_options(const TempDir& tmp, std::vector<std::s
   o.retry_base_ms = 50;
   o.timeout_ms = 5000;
   o.progress = false;
-  o.home = tagger_home();
   return o;
 }
 

@@ -42,7 +42,7 @@ constexpr int kSitePages = 1 + 12 + 12 * 15;
 std::vector<std::string> crawl_args(const TempDir& tmp, const Site& site) {
   return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / "c.db").string(),
           "--order-out", (tmp / "order.txt").string(), "--delay-ms", "5", "--host-connections", "2",
-          "--connections", "4", "--resources", testing::tagger_home(), "--quiet", site.url("/")};
+          "--connections", "4", "--quiet", site.url("/")};
 }
 
 int lines_in(const std::filesystem::path& p) { return testing::count_lines(testing::read_file(p)); }
@@ -143,7 +143,7 @@ TEST(CrawlCommand, RefusesBadUsageAndMismatchedDatabases) {
   r = testing::run_cronista({"crawl", "--from", "1939-13", "--to", "1945", "--db", db, "http://127.0.0.1:9/"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--resume",
-                             "--resources", testing::tagger_home(), "http://127.0.0.1:9/"});
+                             "http://127.0.0.1:9/"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("no crawl to resume"), std::string::npos) << r.err;
   EXPECT_EQ(testing::count_lines(r.err), 1);
@@ -152,14 +152,14 @@ TEST(CrawlCommand, RefusesBadUsageAndMismatchedDatabases) {
   site.page("/", html("<p>só</p>"));
   site.start();
   r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--quiet", "--delay-ms", "0",
-                             "--resources", testing::tagger_home(), site.url("/")});
+                             site.url("/")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", db, "--quiet",
-                             "--resources", testing::tagger_home(), site.url("/")});
+                             site.url("/")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("already holds a crawl"), std::string::npos) << r.err;
   r = testing::run_cronista({"crawl", "--from", "2001", "--to", "2001", "--db", db, "--quiet", "--resume",
-                             "--resources", testing::tagger_home(), site.url("/")});
+                             site.url("/")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("same --mode, --from and --to"), std::string::npos) << r.err;
 }

@@ -203,6 +203,21 @@ TEST(HtmlDocument, PublicationDateFromOtherSources) {
   EXPECT_EQ(dct_of("<link rel='canonical' href='https://exemplo.pt/2015/06/30/artigo'>"), "2015-06-30");
 }
 
+TEST(HtmlDocument, FallbackDatesComeAfterPublicationEvidence) {
+  // Script data of the page's own, and an RDF dc:date.
+  EXPECT_EQ(dct_of("<script>window.data = {\"publishedDate\":\"2016-11-04T20:37:27Z\"};</script>"), "2016-11-04");
+  EXPECT_EQ(dct_of("<rdf:Description dc:date=\"2020-07-03T17:16:22+09:00\"></rdf:Description>"), "2020-07-03");
+  // A modification date only when nothing gives the publication.
+  EXPECT_EQ(dct_of("<meta property='og:updated_time' content='2017-04-05T19:05:44Z'>"), "2017-04-05");
+  EXPECT_EQ(dct_of("<meta property='og:updated_time' content='2017-04-05'><time datetime='2016-01-02'>x</time>"),
+            "2016-01-02");
+  // Last, a permalink of the main text; not one in the navigation.
+  EXPECT_EQ(dct_of("<nav><a href='/2001/01/01/arquivo'>Arquivo</a></nav>"
+                   "<h2><a href='/blog/2020/01/13/artigo'>Artigo</a></h2>"),
+            "2020-01-13");
+  EXPECT_EQ(dct_of("<nav><a href='/2001/01/01/arquivo'>Arquivo</a></nav><p>Sem data</p>"), "none");
+}
+
 TEST(HtmlDocument, ImpossibleOrMissingDatesGiveNoDocumentDate) {
   EXPECT_EQ(dct_of("<meta name='date' content='2019-02-30'><p>Sem data 2019-13-01</p>"), "none");
   EXPECT_EQ(dct_of("<meta name='date' content='0000-00-00'>"), "none");

@@ -84,3 +84,26 @@ TEST(TagCommand, OutWritesAFile) {
 
 }  // namespace
 }  // namespace cronista
+
+namespace cronista {
+namespace {
+
+TEST(TagCommandHtml, TagsTheMainTextWithThePagesDate) {
+  const std::string page =
+      "<html><head><meta name=\"date\" content=\"2003-05-20\"><script>var d = \"1999\";</script></head>"
+      "<body><p>A feira abriu <b>ontem</b>, a 19 de maio de 2003.</p></body></html>";
+  auto run = testing::run_cronista({"tag", "--html"}, page);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["dct"], "2003-05-20");  // from <meta name="date">
+  ASSERT_EQ(j["expressions"].size(), 2u);  // the script's "1999" is not text
+  EXPECT_EQ(j["expressions"][0]["value"], "2003-05-19");
+  for (const auto& e : j["expressions"]) {  // offsets into the HTML input
+    const std::size_t s = e["start"], t = e["end"];
+    EXPECT_EQ(page.substr(s, t - s), e["text"].get<std::string>());
+  }
+  EXPECT_EQ(j["expressions"][1]["text"], "19 de maio de 2003");
+}
+
+}  // namespace
+}  // namespace cronista

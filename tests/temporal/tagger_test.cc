@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <thread>
 
 #include "test_support.h"
@@ -108,6 +109,16 @@ TEST(TaggerTimes, ClockTimesAndPartsOfTheDay) {
   EXPECT_EQ(find(r, "Ontem à noite").value, "1998-02-12TNI");
 }
 
+TEST(TaggerTimes, HoursInWordsAndDaysOfTheMonth) {
+  auto r = tag("A sessão de 3 de março acabou às três horas e vinte minutos da tarde.", Date{2008, 3, 10});
+  Found t = find(r, "três horas e vinte minutos da tarde");
+  EXPECT_EQ(t.type, "TIME");
+  EXPECT_EQ(t.value, "2008-03-03T15:20");
+  r = tag("No primeiro dia do ano e no último dia de fevereiro de 2000.", Date{2008, 3, 10});
+  EXPECT_EQ(find(r, "primeiro dia do ano").value, "2008-01-01");
+  EXPECT_EQ(find(r, "último dia de fevereiro de 2000").value, "2000-02-29");
+}
+
 TEST(TaggerIntervals, TwoChronons) {
   auto r = tag("O festival decorre de abril a maio de 2009; a guerra durou entre 1939 e 1945.");
   Found spring = find(r, "abril a maio de 2009");
@@ -206,6 +217,8 @@ TEST(TaggerBrazilian, BrazilianSpellingAndUsage) {
   EXPECT_EQ(find(r, "sábado, 15").value, "2008-03-15");
   EXPECT_EQ(find(r, "todo dia").type, "SET");
   EXPECT_EQ(find(r, "três meses").value, "P3M");
+  r = tag("O país bateu um recorde de casos na quarta-feira (11).", Date{2015, 6, 12});
+  EXPECT_EQ(find(r, "quarta-feira (11)").value, "2015-06-11");
   r = tag("Faz dois anos que ele chegou a São Paulo, em dezembro de 2006.", Date{2008, 12, 20});
   EXPECT_EQ(find(r, "dezembro de 2006").value, "2006-12");
 }
@@ -220,11 +233,23 @@ TEST(TaggerNegative, StreetBridgeAndQuantityNamesAreNotDates) {
   EXPECT_EQ(find(r, "25 de Abril de 1974").value, "1974-04-25");
 }
 
+TEST(TaggerNegative, LawAndCaseNumbersAreNotDates) {
+  auto r = tag("Alterado pela Lei n.º 8/2017 e pelo Processo 123/1998; a lei de 06/06/1944 revogou-o em 1950.");
+  EXPECT_FALSE(has(r, "8/2017"));
+  EXPECT_FALSE(has(r, "123/1998"));
+  EXPECT_EQ(find(r, "06/06/1944").value, "1944-06-06");
+  EXPECT_EQ(find(r, "1950").value, "1950");
+}
+
 TEST(TaggerNegative, AgesAreNotDurations) {
   auto r = tag("O diretor, Nigel Judah, de 58 anos, reformou-se aos 65 anos depois de trabalhar 30 anos na casa.");
   EXPECT_FALSE(has(r, "58 anos"));
   EXPECT_FALSE(has(r, "65 anos"));
   EXPECT_EQ(find(r, "30 anos").value, "P30Y");
+  r = tag("O pai morreu com 43 anos; o realizador, 68 anos, estreia hoje o filme que demorou dois anos.");
+  EXPECT_FALSE(has(r, "43 anos"));
+  EXPECT_FALSE(has(r, "68 anos"));
+  EXPECT_EQ(find(r, "dois anos").value, "P2Y");
 }
 
 TEST(Tagger, OffsetsAreBytesAndExpressionsDoNotOverlap) {
@@ -269,6 +294,42 @@ TEST(Tagger, LoadFailsWithTheFileNamed) {
   auto t = Tagger::load(TaggerOptions{home.path().string(), {}});
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.status().message().find("pt.manual.patterns:5:"), std::string::npos) << t.status().message();
+}
+
+}  // namespace
+}  // namespace cronista::temporal
+
+namespace cronista::temporal {
+namespace {
+
+// Random mixtures of temporal words, numbers, punctuation and stray bytes:
+// whatever the input, expressions stay inside the text, sorted, and apart.
+TEST(Tagger, HoldsItsInvariantsOnArbitraryInput) {
+  const std::vector<std::string> pieces = {
+      "em", "de", "1998", "06/06/1944", "às", "17h30", "ontem", "há", "três", "anos", "próximo", "mês",
+      "entre", "e", "a", "março", "sexta-feira", ",", ".", " ", "  ", "\n", "(", ")", "1.º", "século",
+      "XX", "anos 40", "todos os dias", "Rua", "2000", "soldados", "\xC3", "\xA9", "\xFF", "-", "/",
+      "9", "2005/06", "dia", "véspera", "Natal", "de 1939 a", "que", "vive"};
+  std::mt19937 rng(20261122);
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    const int n = static_cast<int>(rng() % 40);
+    for (int k = 0; k < n; ++k) {
+      text += pieces[rng() % pieces.size()];
+      if (rng() % 2) text += " ";
+    }
+    const std::optional<Date> dct = round % 3 ? std::optional<Date>(Date{1998, 2, 13}) : std::nullopt;
+    auto found = tagger().tag(text, dct);
+    std::size_t last = 0;
+    for (const auto& e : found) {
+      ASSERT_LE(e.start, e.end);
+      ASSERT_LE(e.end, text.size());
+      ASSERT_LE(e.harem_start, e.start);
+      ASSERT_GE(e.start, last) << text;
+      ASSERT_EQ(e.text, text.substr(e.start, e.end - e.start));
+      last = e.end;
+    }
+  }
 }
 
 }  // namespace
