@@ -118,5 +118,9 @@ TEST(CliRobustness, AReversedScopeOfEvalCrawlIsAUsageError) {
   expect_one_line_error(r, 2, "--scope");
 }
 
+TEST(CliRobustness, AnUnknownSampleWebSubcommandIsNamed) {
+  expect_one_line_error(run_cronista({"sample-web", "frobnicate"}), 2, "frobnicate");
+}
+
 }  // namespace
 }  // namespace cronista::testing
