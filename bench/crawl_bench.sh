@@ -168,6 +168,14 @@ for mode in general temporal; do
   n="$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/$mode.out")"
   row "cronista crawl --mode $mode" "$n" "$secs" "$rss_mb"
 done
+# The learned patterns (patterns/pt.patterns) dominate the tagging cost;
+# the hand-written set alone shows the crawler with a lighter tagger.
+manual="$here/patterns/pt.manual.patterns"
+if [[ -f "$manual" ]]; then
+  timed "$work/manual" "$bin" crawl "${common[@]}" --mode temporal --patterns "$manual" --db "$work/manual.db" "$seed"
+  n="$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/manual.out")"
+  row "  temporal, manual patterns only" "$n" "$secs" "$rss_mb"
+fi
 
 timed "$work/scrapy" scrapy runspider "$work/spider.py" -a "start=$seed" -s LOG_LEVEL=WARNING \
   -s CONCURRENT_REQUESTS=32 -s CONCURRENT_REQUESTS_PER_DOMAIN=32 -s DOWNLOAD_DELAY=0 -s ROBOTSTXT_OBEY=True \

@@ -49,7 +49,10 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--max-pages", max_pages, "stop after this many pages")->check(CLI::NonNegativeNumber);
   app.add_option("--order-out", order_out, "write the download order here");
   app.add_option("--warc", warc, "write page bodies to this WARC file");
-  app.add_option("--allow-host", allow_hosts, "only crawl these hosts (and their subdomains)");
+  // Repeatable options take one value per occurrence, so that seed URLs
+  // after them stay seeds.
+  app.add_option("--allow-host", allow_hosts, "also crawl this host (\"*.example.pt\": and its subdomains); repeatable")
+      ->allow_extra_args(false);
   app.add_flag("--same-host", same_host, "only crawl the seeds' hosts");
   app.add_option("--delay-ms", delay_ms, "minimum gap between requests to one host")->check(CLI::NonNegativeNumber);
   app.add_option("--host-connections", host_connections, "connections per host")->check(CLI::PositiveNumber);
@@ -71,6 +74,10 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--resources", resources, "folder with resources/pt and patterns (default: CRONISTA_HOME)");
+  app.add_option("--patterns", o.pattern_files,
+                 "tagger pattern file, repeatable, later ones layered over earlier ones "
+                 "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
+      ->allow_extra_args(false);
   app.add_flag("--quiet", quiet, "no progress line");
   if (auto code = parse(app, argc, argv)) return *code;
 

@@ -84,7 +84,7 @@ int cmd_eval_tagger(int argc, char** argv) {
       if (wanted(d->id)) docs.push_back(std::move(*d));
     }
     reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::TimeML, **tagger, errors));
-    reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::to_string(tml.size()) + " .tml files";
+    reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::string("(.tml files)");
   }
   // One report per HAREM file: the collections follow different guidelines
   // (the First HAREM tags only calendar dates, not deictic words).

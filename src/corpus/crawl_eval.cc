@@ -258,6 +258,42 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
   }
   e.union_relevant = static_cast<int>(union_relevant.size());
 
+  // Where each run's irrelevant downloads came from.
+  enum : unsigned { kInScope = 1, kFurniture = 2, kUndated = 4, kOutOfScope = 8 };
+  for (RunCurve& run : e.runs) {
+    std::vector<std::string> pages;
+    std::set<std::string> distinct;
+    for (const std::string& line : run.lines) {
+      std::string page = truth->resolve(line);
+      if (distinct.insert(page).second) pages.push_back(std::move(page));
+    }
+    std::map<std::string, unsigned> linked_by;
+    for (const std::string& page : pages) {
+      const TruthPage* p = truth->find(page);
+      if (!p || p->status != 200 || p->disallowed) continue;
+      for (const TruthSection& s : p->sections) {
+        const unsigned kind = s.boilerplate ? kFurniture
+                              : s.periods.empty() ? kUndated
+                              : section_in_scope(s, e.days) ? kInScope
+                                                            : kOutOfScope;
+        for (const std::string& l : s.links) linked_by[truth->resolve(l)] |= kind;
+      }
+    }
+    IrrelevantSources& src = run.sources;
+    for (const std::string& page : pages) {
+      if (truth->relevant(page, e.days)) continue;
+      ++src.total;
+      auto it = linked_by.find(page);
+      const unsigned k = it == linked_by.end() ? 0 : it->second;
+      if (k & kInScope) ++src.in_scope;
+      else if (k == kFurniture) ++src.furniture;
+      else if (k == kUndated) ++src.undated;
+      else if (k == kOutOfScope) ++src.out_of_scope;
+      else if (k != 0) ++src.several;
+      else ++src.unlinked;
+    }
+  }
+
   // Reachable relevant pages: through every link of every fetchable page.
   if (!e.seeds.empty()) {
     const auto reachable = walk(*truth, e.seeds, static_cast<std::size_t>(-1), [](const TruthSection&) { return true; });
@@ -380,6 +416,17 @@ std::string summary_markdown(const CrawlEvaluation& e) {
   };
   for (std::size_t c : e.cutoffs) row(std::to_string(c), [&](const RunCurve& r) { return c <= r.pages() ? recall(r, c) : std::string("-"); });
   row("end", [&](const RunCurve& r) { return r.pages() ? recall(r, r.pages()) : std::string("-"); });
+  md << "\n## Where the irrelevant downloads came from\n\n"
+        "Distinct pages that are not relevant, by the truth sections linking to them from pages of the same run. "
+        "Those linked from an in-scope paragraph are what any crawl following in-scope links fetches; the others "
+        "came through links the truth puts outside the scope.\n\n";
+  md << "| run | not relevant | via an in-scope paragraph | only furniture | only undated paragraphs | "
+        "only other periods | a mix of those | not linked (seeds…) |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const RunCurve& r : e.runs) {
+    const IrrelevantSources& s = r.sources;
+    md << "| " << r.name << " | " << s.total << " | " << s.in_scope << " | " << s.furniture << " | " << s.undated
+       << " | " << s.out_of_scope << " | " << s.several << " | " << s.unlinked << " |\n";
+  }
   if (!e.db_path.empty()) {
     int missed = 0, extra = 0;
     for (const auto& d : e.disagreements) (d.truth_relevant ? missed : extra)++;

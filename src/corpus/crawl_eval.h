@@ -66,9 +66,25 @@ Result<temporal::DayRange> parse_scope(const std::string& text);
 // does not parse.
 std::string canonical_form(const std::string& url);
 
+// Where a run's downloads that are not relevant came from: the kinds of
+// truth sections that link to them among the pages the run downloaded. A
+// page linked from an in-scope paragraph would be fetched by the oracle too;
+// the others came through links the truth puts outside the scope (page
+// furniture, undated paragraphs, paragraphs about other periods).
+struct IrrelevantSources {
+  int total = 0;
+  int in_scope = 0;        // linked from at least one in-scope paragraph
+  int furniture = 0;       // only from furniture (navigation, sidebars, footers)
+  int undated = 0;         // only from paragraphs stating no period
+  int out_of_scope = 0;    // only from paragraphs about other periods
+  int several = 0;         // only from a mix of the three above
+  int unlinked = 0;        // seeds, or linked from no page of the run
+};
+
 struct RunCurve {
   std::string name;
   bool oracle = false;
+  IrrelevantSources sources;
   std::vector<std::string> lines;  // canonical, as downloaded
   std::vector<int> relevant_at;    // distinct relevant pages among the first i+1 lines
   int relevant() const { return relevant_at.empty() ? 0 : relevant_at.back(); }

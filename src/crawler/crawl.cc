@@ -408,6 +408,7 @@ Status Crawl::setup() {
 
   temporal::TaggerOptions topts;
   topts.home = o_.home.empty() ? temporal::default_home() : o_.home;
+  topts.pattern_files = o_.pattern_files;
   auto tagger = temporal::Tagger::load(topts);
   if (!tagger.ok()) return tagger.status();
   tagger_ = std::move(*tagger);

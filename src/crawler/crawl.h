@@ -4,6 +4,13 @@
 // (all links in general mode) → push them to the frontier, counting
 // backlinks → repeat until the page budget is spent or the frontier is empty.
 //
+// A URL's backlinks are the distinct downloaded pages whose kept links point
+// at it (in-scope links in temporal mode, every link in general mode): the
+// priority ranks what the crawl would follow, among what it follows. A page
+// is a download when its fetch ended with an HTTP response that is not a
+// redirect; downloads are numbered in the order their analysis completes
+// (history, --order-out).
+//
 // One thread runs the libcurl event loop and owns the frontier and the host
 // table; analysis runs on a pool of worker threads (Tagger::tag is const);
 // the database and the WARC are written by the store's single writer thread.
@@ -50,6 +57,7 @@ struct CrawlOptions {
   int max_retry_wait_ms = 120000;
   int max_redirects = 10;
   std::string home;    // tagger resources; empty = temporal::default_home()
+  std::vector<std::string> pattern_files;  // empty: the tagger's default pattern files
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;

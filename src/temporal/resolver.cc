@@ -556,12 +556,13 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       ++i;
       continue;
     }
+    // The first weekday named is the expression's ("sexta e quinta-feira").
     if (const std::string* v = t.get("WEEKDAY")) {
-      f.weekday = std::atoi(v->c_str());
+      if (f.weekday < 0) f.weekday = std::atoi(v->c_str());
       continue;
     }
     if (const std::string* v = t.get("WEEKDAY_SHORT")) {
-      f.weekday = std::atoi(v->c_str());
+      if (f.weekday < 0) f.weekday = std::atoi(v->c_str());
       continue;
     }
     if (const std::string* v = t.get("ORDINAL")) {
@@ -846,6 +847,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&
       f.outer_unit.empty() && f.year < 0 &&
       (f.unit == "Y" || f.unit == "M" || f.unit == "W" || f.unit == "D" || f.unit == "H"))
+    duration = true;
+  // "os primeiros nove meses de 1997", "os últimos dois anos de 1990": a
+  // counted stretch of time qualified by its year is still a duration.
+  if (!relative_shift && f.quantified_unit && f.amount > 0 && !f.amount_vague && f.month < 0 && f.day < 0 &&
+      (f.ordinal == 1 || f.rel_kind != Facts::RelKind::None))
     duration = true;
   if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
   if (duration) {

@@ -84,6 +84,24 @@ TEST_F(CrawlEvalTest, OracleFollowsOnlyInScopeParagraphsBreadthFirst) {
   EXPECT_EQ(oracle.relevant(), 3);
 }
 
+TEST_F(CrawlEvalTest, TellsWhereIrrelevantDownloadsCameFrom) {
+  auto e = evaluate_crawls(options());
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  // run1: N only through S's navigation, B through S's in-scope paragraph.
+  const IrrelevantSources& one = e->runs[0].sources;
+  EXPECT_EQ(one.total, 2);
+  EXPECT_EQ(one.in_scope, 1);
+  EXPECT_EQ(one.furniture, 1);
+  EXPECT_EQ(one.undated + one.out_of_scope + one.several + one.unlinked, 0);
+  // run2: B again, and an URL no page links to.
+  const IrrelevantSources& two = e->runs[1].sources;
+  EXPECT_EQ(two.total, 2);
+  EXPECT_EQ(two.in_scope, 1);
+  EXPECT_EQ(two.unlinked, 1);
+  EXPECT_NE(summary_markdown(*e).find("| run1 | 2 | 1 | 1 | 0 | 0 | 0 | 0 |"), std::string::npos)
+      << summary_markdown(*e);
+}
+
 TEST_F(CrawlEvalTest, CutoffCsvHasHandComputedFigures) {
   auto e = evaluate_crawls(options());
   ASSERT_TRUE(e.ok()) << e.status().message();

@@ -135,6 +135,29 @@ TEST(Frontier, AHostWaitsForItsRobotsTxt) {
   EXPECT_EQ(e->url, "http://novo.pt/a");
 }
 
+TEST(Frontier, AnExpiredRobotsTxtIsFetchedAgainBeforeTheNextPage) {
+  Fixture f;
+  const auto h = f.hosts.intern("velho.pt", "http://velho.pt");
+  f.hosts.set_robots(h, RobotsRules::allow_all(), "200 parsed", std::chrono::seconds(30), Clock::now());
+  f.add("http://velho.pt/a", h);
+  f.add("http://velho.pt/b", h);
+  auto a = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(a);
+  f.frontier.finish(*a, UrlState::Done, &f.ops);
+  // Half a minute later the rules have expired: robots.txt first.
+  const auto later = Clock::now() + std::chrono::seconds(31);
+  f.frontier.host_changed(h, later);
+  EXPECT_FALSE(f.frontier.pop(later));
+  EXPECT_EQ(f.frontier.take_robots_requests(), std::vector<std::uint32_t>{h});
+  f.hosts.robots_fetching(h);
+  f.hosts.set_robots(h, RobotsRules::parse("User-agent: *\nDisallow: /b\n", "cronista"), "200 parsed",
+                     std::chrono::hours(24), later);
+  f.frontier.host_changed(h, later);
+  auto b = f.frontier.pop(later);
+  ASSERT_TRUE(b);
+  EXPECT_FALSE(f.hosts[h].rules.allowed("/b"));
+}
+
 TEST(Frontier, DepthAndPerHostBoundsRefuseNewUrls) {
   PolitenessOptions p = Fixture::zero_delay();
   p.max_urls_per_host = 3;

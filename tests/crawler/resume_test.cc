@@ -162,6 +162,11 @@ TEST(CrawlCommand, RefusesBadUsageAndMismatchedDatabases) {
                              site.url("/")});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("same --mode, --from and --to"), std::string::npos) << r.err;
+  const std::string missing = (tmp / "nenhum.patterns").string();
+  r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", (tmp / "outra.db").string(),
+                             "--patterns", missing, site.url("/")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("nenhum.patterns"), std::string::npos) << r.err;
 }
 
 }  // namespace
