@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -43,6 +44,9 @@ Result<std::string> read_input(const std::string& path) {
     if (std::cin.bad()) return Result<std::string>::Error("cannot read standard input");
     return data;
   }
+  // An ifstream opens a directory and reads nothing: say so instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Result<std::string>::Error("'" + path + "' is a directory, not a file");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Result<std::string>::Error("cannot open '" + path + "': " + std::strerror(errno));
   std::ostringstream ss;

@@ -3,6 +3,7 @@
 // prints the summary on stdout (progress goes to stderr).
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 
@@ -84,7 +85,8 @@ int cmd_crawl(int argc, char** argv) {
   if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
   if (!seeds.empty()) {
     std::ifstream in(seeds);
-    if (!in) return fail("crawl", "cannot read --seeds file '" + seeds + "'");
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(seeds, ec)) return fail("crawl", "cannot read --seeds file '" + seeds + "'");
     std::string line;
     while (std::getline(in, line)) {
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();

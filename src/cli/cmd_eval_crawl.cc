@@ -25,6 +25,8 @@ int cmd_eval_crawl(int argc, char** argv) {
   app.add_option("--out", out, "folder for summary.md, cutoffs.csv, curves.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   o.oracle = !no_oracle;
+  if (auto scope = corpus::parse_scope(o.scope); !scope.ok())
+    return fail("eval-crawl", scope.status().message(), kExitUsage);
 
   auto e = corpus::evaluate_crawls(o);
   if (!e) return fail("eval-crawl", e.status().message());

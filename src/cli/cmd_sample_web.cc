@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <string_view>
 
 #include <unistd.h>
 
@@ -79,6 +80,10 @@ int cmd_sample_web(int argc, char** argv) {
   serve->add_flag("--log", s.log, "log every request on stderr");
   serve->add_option("--ready-file", ready_file, "write the 'serving …' line here once every host listens");
   serve->add_option("--pid-file", pid_file, "write the process id here");
+  // CLI11 reports an unknown word here as "a subcommand is required".
+  if (argc > 1 && argv[1][0] != '-' && std::string_view(argv[1]) != "generate" && std::string_view(argv[1]) != "serve")
+    return fail("sample-web", "unknown subcommand '" + std::string(argv[1]) + "' (generate or serve; see --help)",
+                kExitUsage);
   if (auto code = parse(app, argc, argv)) return *code;
 
   if (gen->parsed()) {

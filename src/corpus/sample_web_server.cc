@@ -206,6 +206,13 @@ Status SampleWebServer::start() {
         std::cerr << host->address << ":" << self->port << " " << req.method << " " << req.path << " " << res.status << "\n";
       });
     }
+    // cpp-httplib's default options add SO_REUSEPORT, with which a second
+    // server on the same port binds too and the kernel splits the requests
+    // between the two webs. Keep only SO_REUSEADDR (quick restarts).
+    s->set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+    });
     errno = 0;
     if (!s->bind_to_port(h.address, impl.port)) {
       const std::string why = errno ? std::strerror(errno) : "address in use or unavailable";

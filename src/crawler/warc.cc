@@ -453,6 +453,7 @@ class FileWarcReader : public WarcReader {
       // Header lines up to an empty line.
       std::size_t scan = 0;
       std::size_t header_end = std::string::npos;  // relative to pos_, after the empty line
+      std::size_t next_record = std::string::npos;  // relative to pos_: a record cut short
       while (header_end == std::string::npos) {
         const std::string_view av = available();
         const std::size_t nl = av.find('\n', scan);
@@ -463,6 +464,12 @@ class FileWarcReader : public WarcReader {
         }
         std::string_view line = av.substr(scan, nl - scan);
         while (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        // A version line inside the header (possibly glued to a cut-off
+        // line) means this record was truncated and the next one begins.
+        if (scan > 0 && line.size() >= 8 && (line.ends_with("WARC/1.0") || line.ends_with("WARC/1.1"))) {
+          next_record = scan + line.size() - 8;
+          break;
+        }
         if (line.empty() && scan > 0) header_end = nl + 1;
         scan = nl + 1;
         if (scan > kMaxHeaderBytes) break;
@@ -471,6 +478,11 @@ class FileWarcReader : public WarcReader {
       if (av.substr(0, 5) != "WARC/") {
         report("no WARC record header at offset " + describe(start));
         resync(start + 1);
+        continue;
+      }
+      if (next_record != std::string::npos) {
+        report("truncated WARC record at offset " + describe(start));
+        pos_ += next_record;
         continue;
       }
       if (header_end == std::string::npos) {

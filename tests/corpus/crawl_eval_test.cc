@@ -186,7 +186,7 @@ TEST_F(CrawlEvalTest, BadInputsAreOneLineErrors) {
   EXPECT_EQ(cronista::testing::count_lines(missing.err), 1);
   auto scope = run_cronista({"eval-crawl", "--truth", (dir_ / "truth.jsonl").string(), "--scope", "ontem", "--order",
                              (dir_ / "run1.txt").string()});
-  EXPECT_EQ(scope.exit_code, 1);
+  EXPECT_EQ(scope.exit_code, 2);  // bad usage (contract.md), as a malformed --from is
   EXPECT_NE(scope.err.find("--scope 'ontem'"), std::string::npos) << scope.err;
   auto usage = run_cronista({"eval-crawl", "--truth", (dir_ / "truth.jsonl").string()});
   EXPECT_EQ(usage.exit_code, 2);
