@@ -20,33 +20,13 @@
 #include "temporal/segmenter.h"
 #include "temporal/tagger.h"
 #include "temporal/text_fold.h"
+#include "temporal/xml_escape.h"
 
 namespace cronista::cli {
 namespace {
 
 using temporal::Segment;
 using temporal::TextDocument;
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // XML 1.0 forbids most C0 controls even escaped.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
-}
 
 // The links of a segment as output: resolved and canonical when a base is
 // known, as written otherwise.
@@ -157,8 +137,8 @@ int cmd_segment(int argc, char** argv) {
       rendered += ">\n";
       for (const auto& c : s.chronons) rendered += "    <chronon>" + c.to_string() + "</chronon>\n";
       if (html)
-        for (const std::string& l : segment_links(doc, s, base)) rendered += "    <link>" + xml_escape(l) + "</link>\n";
-      rendered += "    <text>" + xml_escape(std::string_view(doc.text).substr(s.start, s.end - s.start)) + "</text>\n";
+        for (const std::string& l : segment_links(doc, s, base)) rendered += "    <link>" + temporal::xml_escape(l) + "</link>\n";
+      rendered += "    <text>" + temporal::xml_escape(std::string_view(doc.text).substr(s.start, s.end - s.start)) + "</text>\n";
       rendered += "  </segment>\n";
     }
     rendered += "</segments>\n";

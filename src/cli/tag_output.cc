@@ -2,26 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "temporal/xml_escape.h"
+
 namespace cronista::cli {
-
-namespace {
-
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::string render_tags(std::string_view input, const std::vector<temporal::TemporalExpression>& found,
                         const std::optional<temporal::Date>& dct, std::string_view format) {
@@ -63,21 +46,21 @@ std::string render_tags(std::string_view input, const std::vector<temporal::Temp
     const std::size_t s = harem ? e.harem_start : e.start;
     const std::size_t t = harem ? e.harem_end : e.end;
     if (s < pos || t > input.size()) continue;
-    out += xml_escape(input.substr(pos, s - pos));
+    out += temporal::xml_escape(input.substr(pos, s - pos));
     ++id;
     if (harem) {
       out += "<EM ID=\"" + std::to_string(id) + "\" CATEG=\"TIME\" TYPE=\"" + std::string(to_string(e.harem_type)) +
              "\"";
       if (e.harem_subtype != temporal::HaremSubtype::None)
         out += " SUBTYPE=\"" + std::string(to_string(e.harem_subtype)) + "\"";
-      out += ">" + xml_escape(input.substr(s, t - s)) + "</EM>";
+      out += ">" + temporal::xml_escape(input.substr(s, t - s)) + "</EM>";
     } else {
       out += "<TIMEX3 tid=\"t" + std::to_string(id) + "\" type=\"" + std::string(to_string(e.type)) + "\" value=\"" +
-             xml_escape(e.value) + "\">" + xml_escape(input.substr(s, t - s)) + "</TIMEX3>";
+             temporal::xml_escape(e.value) + "\">" + temporal::xml_escape(input.substr(s, t - s)) + "</TIMEX3>";
     }
     pos = t;
   }
-  out += xml_escape(input.substr(pos));
+  out += temporal::xml_escape(input.substr(pos));
   return out;
 }
 

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "temporal/xml_escape.h"
+
 namespace cronista::corpus {
 
 namespace fs = std::filesystem;
@@ -14,28 +16,6 @@ namespace {
 constexpr std::string_view kHeader = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<colCHAVE>\n";
 constexpr std::string_view kFooter = "</colCHAVE>\n";
 
-// Escapes for element content and attribute values; characters XML 1.0
-// forbids (C0 controls other than tab, newline, return) become spaces.
-void append_escaped(std::string* out, std::string_view s) {
-  for (char c : s) {
-    switch (c) {
-      case '&': *out += "&amp;"; break;
-      case '<': *out += "&lt;"; break;
-      case '>': *out += "&gt;"; break;
-      case '"': *out += "&quot;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' && c != '\r') *out += ' ';
-        else *out += c;
-    }
-  }
-}
-
-std::string escaped(std::string_view s) {
-  std::string out;
-  append_escaped(&out, s);
-  return out;
-}
-
 std::string span(std::size_t start, std::size_t end) {
   return " start=\"" + std::to_string(start) + "\" end=\"" + std::to_string(end) + "\"";
 }
@@ -44,21 +24,21 @@ std::string span(std::size_t start, std::size_t end) {
 
 std::string document_xml(const AnalysedDocument& d, std::int64_t doc_id) {
   const std::string& text = d.text.text;
-  std::string x = "<DOC>\n<DOCNO>" + escaped(d.info.key) + "</DOCNO>\n<DOCID>" + std::to_string(doc_id) + "</DOCID>\n";
+  std::string x = "<DOC>\n<DOCNO>" + temporal::xml_escape(d.info.key) + "</DOCNO>\n<DOCID>" + std::to_string(doc_id) + "</DOCID>\n";
   if (d.info.dct) {
     std::string ymd = d.info.dct->to_string();
     ymd.erase(std::remove(ymd.begin(), ymd.end(), '-'), ymd.end());
-    x += "<DATE source=\"" + escaped(d.info.dct_source) + "\">" + ymd + "</DATE>\n";
+    x += "<DATE source=\"" + temporal::xml_escape(d.info.dct_source) + "\">" + ymd + "</DATE>\n";
   } else {
     x += "<DATE/>\n";
   }
-  if (!d.info.url.empty()) x += "<URL>" + escaped(d.info.url) + "</URL>\n";
-  if (!d.info.title.empty()) x += "<TITLE>" + escaped(d.info.title) + "</TITLE>\n";
+  if (!d.info.url.empty()) x += "<URL>" + temporal::xml_escape(d.info.url) + "</URL>\n";
+  if (!d.info.title.empty()) x += "<TITLE>" + temporal::xml_escape(d.info.title) + "</TITLE>\n";
   x += "<TEXT>\n";
   for (const temporal::Block& b : d.text.blocks) {
     if (b.end > text.size() || b.start >= b.end) continue;
     x += "<P" + span(b.start, b.end) + (b.boilerplate ? " boilerplate=\"1\"" : "") + ">";
-    append_escaped(&x, std::string_view(text).substr(b.start, b.end - b.start));
+    temporal::append_xml_escaped(&x, std::string_view(text).substr(b.start, b.end - b.start));
     x += "</P>\n";
   }
   x += "</TEXT>\n<SEGMENTS>\n";
@@ -70,21 +50,21 @@ std::string document_xml(const AnalysedDocument& d, std::int64_t doc_id) {
     const temporal::Segment& s = d.segments[i];
     x += "<SEGMENT n=\"" + std::to_string(i + 1) + "\"" + span(s.start, s.end) + (s.boilerplate ? " boilerplate=\"1\"" : "") +
          ">\n";
-    for (const temporal::Chronon& c : s.chronons) x += "<CHRONON>" + escaped(c.to_string()) + "</CHRONON>\n";
+    for (const temporal::Chronon& c : s.chronons) x += "<CHRONON>" + temporal::xml_escape(c.to_string()) + "</CHRONON>\n";
     for (std::size_t e : s.expressions) {
       if (e >= d.expressions.size()) continue;
       const temporal::TemporalExpression& t = d.expressions[e];
       x += "<TIMEX3 tid=\"t" + std::to_string(e + 1) + "\"" + span(t.start, t.end) + " type=\"" +
-           std::string(temporal::to_string(t.type)) + "\" value=\"" + escaped(t.value) + "\"" +
+           std::string(temporal::to_string(t.type)) + "\" value=\"" + temporal::xml_escape(t.value) + "\"" +
            (t.resolved ? "" : " resolved=\"0\"") + ">";
-      append_escaped(&x, t.text);
+      temporal::append_xml_escaped(&x, t.text);
       x += "</TIMEX3>\n";
     }
     for (const store::LinkInfo* l : links[i]) {
       x += "<LINK";
       if (l->position) x += " start=\"" + std::to_string(*l->position) + "\"";
-      x += " href=\"" + escaped(l->target) + "\">";
-      append_escaped(&x, l->anchor);
+      x += " href=\"" + temporal::xml_escape(l->target) + "\">";
+      temporal::append_xml_escaped(&x, l->anchor);
       x += "</LINK>\n";
     }
     x += "</SEGMENT>\n";

@@ -21,6 +21,7 @@
 #include "crawler/url.h"
 #include "store/database.h"
 #include "temporal/scope.h"
+#include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
 namespace {
@@ -508,12 +509,7 @@ std::string chart_svg(const CrawlEvaluation& e) {
     s << "<line x1=\"" << lx << "\" y1=\"" << ly << "\" x2=\"" << lx + 28 << "\" y2=\"" << ly << "\" stroke=\""
       << (r.oracle ? "#555555" : kColors[i % 7]) << "\" stroke-width=\"3\"" << (r.oracle ? " stroke-dasharray=\"6,4\"" : "")
       << "/>\n";
-    std::string name;
-    for (char c : r.name) {
-      if (c == '<') name += "&lt;";
-      else if (c == '&') name += "&amp;";
-      else name += c;
-    }
+    const std::string name = temporal::xml_escape(r.name);
     s << "<text x=\"" << lx + 34 << "\" y=\"" << ly + 4 << "\">" << name << " (" << r.pages() << " pages)</text>\n";
     lx += 60 + static_cast<int>(name.size() + 12) * 7;
   }

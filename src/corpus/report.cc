@@ -14,6 +14,7 @@
 
 #include "crawler/crawl_stats.h"
 #include "temporal/chronon.h"
+#include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
 
@@ -533,21 +534,6 @@ std::string format_number(const ReportValue& v, bool percent) {
   return buf;
 }
 
-std::string escape_html(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 std::string escape_md(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -579,7 +565,7 @@ std::string bar_chart(const std::string& title, const std::vector<std::string>& 
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" role=\"img\">"
                 "<title>%s</title><text x=\"%.0f\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
-                width, height, escape_html(title).c_str(), left, escape_html(title).c_str());
+                width, height, temporal::xml_escape(title).c_str(), left, temporal::xml_escape(title).c_str());
   svg += buf;
   std::snprintf(buf, sizeof buf,
                 "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>"
@@ -595,13 +581,13 @@ std::string bar_chart(const std::string& title, const std::vector<std::string>& 
       std::snprintf(buf, sizeof buf,
                     "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s %s: %g</title></rect>",
                     gx + bar_w * static_cast<double>(k), top + plot_h - h, bar_w - 1, h, series[k].color,
-                    escape_html(series[k].name).c_str(), escape_html(labels[i]).c_str(), v);
+                    temporal::xml_escape(series[k].name).c_str(), temporal::xml_escape(labels[i]).c_str(), v);
       svg += buf;
     }
     std::snprintf(buf, sizeof buf,
                   "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-45 %.1f %.1f)\">%s</text>",
                   gx + group_w / 2, top + plot_h + 14, gx + group_w / 2, top + plot_h + 14,
-                  escape_html(labels[i]).c_str());
+                  temporal::xml_escape(labels[i]).c_str());
     svg += buf;
   }
   if (series.size() > 1) {
@@ -611,7 +597,7 @@ std::string bar_chart(const std::string& title, const std::vector<std::string>& 
                     "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
                     "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text>",
                     lx, 8 + 14.0 * static_cast<double>(k), series[k].color, lx + 14, 17 + 14.0 * static_cast<double>(k),
-                    escape_html(series[k].name).c_str());
+                    temporal::xml_escape(series[k].name).c_str());
       svg += buf;
     }
   }
@@ -721,11 +707,11 @@ std::string render_json(const CollectionReport& r) {
 std::string render_html(const CollectionReport& r) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Temporal analysis of " +
-      escape_html(r.database) +
+      temporal::xml_escape(r.database) +
       "</title>\n<style>body{font-family:sans-serif;max-width:980px;margin:2em auto;color:#222}"
       "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px}"
       "td.n{text-align:right}.note{color:#555;font-size:90%}svg{display:block;margin:1em 0}</style></head><body>\n"
-      "<h1>Temporal analysis of " + escape_html(r.database) + "</h1>\n<section id=\"charts\">\n";
+      "<h1>Temporal analysis of " + temporal::xml_escape(r.database) + "</h1>\n<section id=\"charts\">\n";
   if (const ReportTable* t = r.table("6.6")) out += table_chart(*t, "Documents by number of temporal expressions") + "\n";
   if (const ReportTable* t = r.table("6.7")) out += table_chart(*t, "Temporal expressions by quartile of the document") + "\n";
   if (const ReportTable* t = r.table("6.8")) out += table_chart(*t, "Granularity of segment dates") + "\n";
@@ -741,19 +727,19 @@ std::string render_html(const CollectionReport& r) {
   }
   out += "</section>\n";
   for (const ReportTable& t : r.tables) {
-    out += "<h2 id=\"t" + t.id + "\">" + t.id + " " + escape_html(t.title) + "</h2>\n<table><tr><th></th>";
-    for (const std::string& c : t.columns) out += "<th>" + escape_html(c) + "</th>";
+    out += "<h2 id=\"t" + t.id + "\">" + t.id + " " + temporal::xml_escape(t.title) + "</h2>\n<table><tr><th></th>";
+    for (const std::string& c : t.columns) out += "<th>" + temporal::xml_escape(c) + "</th>";
     out += "</tr>\n";
     for (const ReportRow& row : t.rows) {
-      out += "<tr><td>" + escape_html(row.name) + "</td>";
+      out += "<tr><td>" + temporal::xml_escape(row.name) + "</td>";
       for (std::size_t i = 0; i < row.values.size(); ++i)
-        out += "<td class=\"n\">" + escape_html(format_number(row.values[i], t.columns[i] == "share")) + "</td>";
+        out += "<td class=\"n\">" + temporal::xml_escape(format_number(row.values[i], t.columns[i] == "share")) + "</td>";
       out += "</tr>\n";
     }
     out += "</table>\n";
-    if (!t.note.empty()) out += "<p class=\"note\">" + escape_html(t.note) + "</p>\n";
+    if (!t.note.empty()) out += "<p class=\"note\">" + temporal::xml_escape(t.note) + "</p>\n";
   }
-  for (const std::string& n : r.notes) out += "<p class=\"note\">" + escape_html(n) + "</p>\n";
+  for (const std::string& n : r.notes) out += "<p class=\"note\">" + temporal::xml_escape(n) + "</p>\n";
   out += "</body></html>\n";
   return out;
 }

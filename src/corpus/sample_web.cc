@@ -31,6 +31,7 @@
 
 #include "corpus/sample_web_corpus.h"
 #include "temporal/tagger.h"
+#include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
 
@@ -171,21 +172,6 @@ std::string lower_first(std::string s) {
   return s;
 }
 
-std::string escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
 // ASCII slug of a Portuguese title: accents folded, everything else a dash.
 std::string slugify(std::string_view title) {
   static const std::vector<std::pair<std::string, char>> kFold = {
@@ -282,7 +268,7 @@ class Generator {
   std::string link_url(int target);  // may create a redirect or a 404
   std::string href(int from_page, const std::string& absolute);
   std::string anchor(int from_page, const std::string& absolute, const std::string& text) {
-    return "<a href=\"" + escape(href(from_page, absolute)) + "\">" + escape(text) + "</a>";
+    return "<a href=\"" + temporal::xml_escape(href(from_page, absolute)) + "\">" + temporal::xml_escape(text) + "</a>";
   }
   void add_links(int page, Block& b, const std::vector<DaySpan>& periods, int count);
 
@@ -878,7 +864,7 @@ void Generator::add_links(int page, Block& b, const std::vector<DaySpan>& period
     b.section.links.push_back(u);
   }
   if (anchors.empty()) return;
-  b.html += " " + escape(c_.site_text(kSiteName[pages_[page].site], "related")) + ": ";
+  b.html += " " + temporal::xml_escape(c_.site_text(kSiteName[pages_[page].site], "related")) + ": ";
   for (std::size_t i = 0; i < anchors.size(); ++i) b.html += (i ? ", " : "") + anchors[i];
   b.html += ".";
 }
@@ -889,11 +875,11 @@ std::vector<Block> Generator::furniture_top(int page) {
   std::vector<Block> out;
   Block header;
   header.section.boilerplate = true;
-  header.html = "<header><p class=\"marca\">" + escape(c_.site_text(site, "title")) + " - " +
-                escape(c_.site_text(site, "tagline")) + "</p>";
+  header.html = "<header><p class=\"marca\">" + temporal::xml_escape(c_.site_text(site, "title")) + " - " +
+                temporal::xml_escape(c_.site_text(site, "tagline")) + "</p>";
   if (p.dct && is_content(p.kind)) {
     header.html += "<p class=\"data\"><time datetime=\"" + iso(*p.dct) + "\">" +
-                   escape(fill(c_.site_text(site, "dateline"), date_vars(*p.dct))) + "</time></p>";
+                   temporal::xml_escape(fill(c_.site_text(site, "dateline"), date_vars(*p.dct))) + "</time></p>";
     header.section.periods.push_back(day_span(*p.dct));
   }
   header.html += "</header>";
@@ -946,7 +932,7 @@ std::vector<Block> Generator::furniture_bottom(int page) {
   std::vector<Block> out;
   Block aside;
   aside.section.boilerplate = true;
-  aside.html = "<aside><h2>" + escape(c_.site_text(site, "sidebar")) + "</h2><ul>";
+  aside.html = "<aside><h2>" + temporal::xml_escape(c_.site_text(site, "sidebar")) + "</h2><ul>";
   std::set<int> used;
   for (int i = 0; i < 5 && !content_by_center_.empty(); ++i) {
     const int t = random_content_page(p.site);
@@ -955,13 +941,13 @@ std::vector<Block> Generator::furniture_bottom(int page) {
     aside.section.links.push_back(url(t));
   }
   const Date updated = Date::from_day_number(rng_.uniform(Date{2022, 1, 1}.day_number(), Date{2024, 12, 31}.day_number()));
-  aside.html += "</ul><p>" + escape(fill(c_.site_text(site, "updated"), date_vars(updated))) + "</p></aside>";
+  aside.html += "</ul><p>" + temporal::xml_escape(fill(c_.site_text(site, "updated"), date_vars(updated))) + "</p></aside>";
   aside.section.periods.push_back(day_span(updated));
   out.push_back(aside);
 
   Block footer;
   footer.section.boilerplate = true;
-  footer.html = "<footer><p>" + escape(fill(c_.site_text(site, "footer"), {{"yyyy", "2024"}, {"site", c_.site_text(site, "title")}})) +
+  footer.html = "<footer><p>" + temporal::xml_escape(fill(c_.site_text(site, "footer"), {{"yyyy", "2024"}, {"site", c_.site_text(site, "title")}})) +
                 "</p><p>";
   footer.section.periods.push_back(year_span(2024));
   for (int k = 1; k <= 3; ++k) {
@@ -991,7 +977,7 @@ std::vector<Block> Generator::content_blocks(int page) {
       b.section.periods.insert(b.section.periods.end(), s.periods.begin(), s.periods.end());
     }
     if (!extra.empty()) text += " " + upper_first(extra) + ".";
-    b.html = "<p>" + escape(text);
+    b.html = "<p>" + temporal::xml_escape(text);
     add_links(page, b, b.section.periods, links);
     b.html += "</p>";
     out.push_back(std::move(b));
@@ -1042,7 +1028,7 @@ std::vector<Block> Generator::content_blocks(int page) {
     paragraph(ss, rng_.uniform(1, 3));
     if (rng_.percent(30)) {
       Block filler;
-      filler.html = "<p>" + escape(filler_text(rng_.uniform(2, 4)));
+      filler.html = "<p>" + temporal::xml_escape(filler_text(rng_.uniform(2, 4)));
       if (rng_.percent(30)) add_links(page, filler, {}, 1);
       filler.html += "</p>";
       out.push_back(std::move(filler));
@@ -1056,7 +1042,7 @@ std::vector<Block> Generator::content_blocks(int page) {
     if (std::abs(it->periods.front().mid() - p.center) < 5 * 366 && !(p.dct && it->periods.back().last >= *p.dct)) {
       Block b;
       b.section.periods = it->periods;
-      b.html = "<p>" + escape(it->text);
+      b.html = "<p>" + temporal::xml_escape(it->text);
       add_links(page, b, b.section.periods, rng_.uniform(1, 2));
       b.html += "</p>";
       out.push_back(std::move(b));
@@ -1065,7 +1051,7 @@ std::vector<Block> Generator::content_blocks(int page) {
   // Filler and the closing paragraph.
   {
     Block filler;
-    filler.html = "<p>" + escape(filler_text(rng_.uniform(2, 4)));
+    filler.html = "<p>" + temporal::xml_escape(filler_text(rng_.uniform(2, 4)));
     if (rng_.percent(30)) add_links(page, filler, {}, 1);
     filler.html += "</p>";
     out.push_back(std::move(filler));
@@ -1075,7 +1061,7 @@ std::vector<Block> Generator::content_blocks(int page) {
   }
   if (p.bad_utf8) {
     Block bad;
-    bad.html = "<p>" + escape(filler_text(1)) + " \xC3\x28\xFF\xFE " + escape(filler_text(1)) + "</p>";
+    bad.html = "<p>" + temporal::xml_escape(filler_text(1)) + " \xC3\x28\xFF\xFE " + temporal::xml_escape(filler_text(1)) + "</p>";
     out.push_back(std::move(bad));
   }
   return out;
@@ -1087,7 +1073,7 @@ std::vector<Block> Generator::index_blocks(int page) {
   std::vector<Block> out;
   auto plain_list = [&](const std::string& intro, const std::vector<int>& items) {
     Block b;
-    b.html = "<p>" + escape(intro) + "</p><ul>";
+    b.html = "<p>" + temporal::xml_escape(intro) + "</p><ul>";
     for (int id : items) {
       b.html += "<li>" + anchor(page, url(id), pages_[id].title) + "</li>";
       b.section.links.push_back(url(id));
@@ -1100,7 +1086,7 @@ std::vector<Block> Generator::index_blocks(int page) {
       std::vector<int> items;
       if (p.site == kCalendario) {
         Block b;
-        b.html = "<p>" + escape(c_.site_text(site, "tagline")) + ": " +
+        b.html = "<p>" + temporal::xml_escape(c_.site_text(site, "tagline")) + ": " +
                  anchor(page, base(kCalendario) + "/calendario/2024/05", c_.site_text(site, "title")) +
                  ", " + anchor(page, base(kCalendario) + "/feriados", c_.site_text(site, "holidays_title")) + ".</p>";
         b.section.links = {base(kCalendario) + "/calendario/2024/05", base(kCalendario) + "/feriados"};
@@ -1128,7 +1114,7 @@ std::vector<Block> Generator::index_blocks(int page) {
       break;
     case Kind::Directory: {
       Block b;
-      b.html = "<p>" + escape(c_.site_text(site, "directory_intro")) + "</p><ul>";
+      b.html = "<p>" + temporal::xml_escape(c_.site_text(site, "directory_intro")) + "</p><ul>";
       for (int id : p.items) {
         // Every directory link goes through /ir/<n> → 302 → /saida/<n> → 301 → the page.
         const std::string n = std::to_string(++jump_counter_);
@@ -1144,7 +1130,7 @@ std::vector<Block> Generator::index_blocks(int page) {
     }
     case Kind::YearIndex: {
       Block b;
-      b.html = "<p>" + escape(p.title) + ":";
+      b.html = "<p>" + temporal::xml_escape(p.title) + ":";
       for (int id : p.items) {
         b.html += " " + anchor(page, url(id), pages_[id].title);
         b.section.links.push_back(url(id));
@@ -1156,7 +1142,7 @@ std::vector<Block> Generator::index_blocks(int page) {
     }
     case Kind::YearPage: {
       Block intro;
-      intro.html = "<p>" + escape(fill(c_.site_text(site, "year_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
+      intro.html = "<p>" + temporal::xml_escape(fill(c_.site_text(site, "year_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
       intro.section.periods.push_back(year_span(p.year));
       out.push_back(std::move(intro));
       out.push_back(Block{"<ul>", {}, false});
@@ -1172,13 +1158,13 @@ std::vector<Block> Generator::index_blocks(int page) {
           when = upper_first(c_.months[static_cast<std::size_t>(d.month - 1)]);
           li.section.periods.push_back(month_span(d.year, d.month));
         }
-        li.html = "<li>" + escape(when) + " - " + escape(upper_first(f.clause)) + ". " + anchor(page, url(id), pages_[id].title) + "</li>";
+        li.html = "<li>" + temporal::xml_escape(when) + " - " + temporal::xml_escape(upper_first(f.clause)) + ". " + anchor(page, url(id), pages_[id].title) + "</li>";
         li.section.links.push_back(url(id));
         out.push_back(std::move(li));
       }
       out.push_back(Block{"</ul>", {}, false});
       Block nav;
-      nav.html = "<p>" + escape(c_.site_text(site, "year_nav"));
+      nav.html = "<p>" + temporal::xml_escape(c_.site_text(site, "year_nav"));
       for (int y : {p.year - 1, p.year + 1}) {
         auto it = year_page_.find(y);
         if (it == year_page_.end()) continue;
@@ -1192,7 +1178,7 @@ std::vector<Block> Generator::index_blocks(int page) {
     }
     case Kind::ArchiveIndex: {
       Block b;
-      b.html = "<p>" + escape(p.title) + ":";
+      b.html = "<p>" + temporal::xml_escape(p.title) + ":";
       for (int id : p.items) {
         b.html += " " + anchor(page, url(id), std::to_string(pages_[id].year));
         b.section.links.push_back(url(id));
@@ -1204,13 +1190,13 @@ std::vector<Block> Generator::index_blocks(int page) {
     }
     case Kind::Archive: {
       Block intro;
-      intro.html = "<p>" + escape(fill(c_.site_text(site, "archive_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
+      intro.html = "<p>" + temporal::xml_escape(fill(c_.site_text(site, "archive_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
       intro.section.periods.push_back(year_span(p.year));
       out.push_back(std::move(intro));
       out.push_back(Block{"<ul>", {}, false});
       for (int id : p.items) {
         Block li;
-        li.html = "<li>" + escape(fill(c_.site_text(site, "item_date"), date_vars(*pages_[id].dct))) + " - " +
+        li.html = "<li>" + temporal::xml_escape(fill(c_.site_text(site, "item_date"), date_vars(*pages_[id].dct))) + " - " +
                   anchor(page, url(id), pages_[id].title) + "</li>";
         li.section.periods.push_back(day_span(*pages_[id].dct));
         li.section.links.push_back(url(id));
@@ -1221,14 +1207,14 @@ std::vector<Block> Generator::index_blocks(int page) {
     }
     case Kind::Holidays: {
       Block intro;
-      intro.html = "<p>" + escape(fill(c_.site_text(site, "holidays_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
+      intro.html = "<p>" + temporal::xml_escape(fill(c_.site_text(site, "holidays_intro"), {{"yyyy", std::to_string(p.year)}})) + "</p>";
       intro.section.periods.push_back(year_span(p.year));
       out.push_back(std::move(intro));
       out.push_back(Block{"<ul>", {}, false});
       for (const auto& [md, name] : c_.holidays) {
         const Date d{p.year, std::atoi(md.substr(0, 2).c_str()), std::atoi(md.substr(3, 2).c_str())};
         Block li;
-        li.html = "<li>" + escape(fill(c_.site_text(site, "item_date"), date_vars(d))) + ": " + escape(name) + "</li>";
+        li.html = "<li>" + temporal::xml_escape(fill(c_.site_text(site, "item_date"), date_vars(d))) + ": " + temporal::xml_escape(name) + "</li>";
         li.section.periods.push_back(day_span(d));
         out.push_back(std::move(li));
       }
@@ -1239,19 +1225,19 @@ std::vector<Block> Generator::index_blocks(int page) {
     case Kind::Disallowed:
     case Kind::ServerError: {
       Block b;
-      b.html = "<p>" + escape(filler_text(p.kind == Kind::ServerError ? 1 : 3)) + "</p>";
+      b.html = "<p>" + temporal::xml_escape(filler_text(p.kind == Kind::ServerError ? 1 : 3)) + "</p>";
       out.push_back(std::move(b));
       break;
     }
     case Kind::Huge: {
       Block intro;
-      intro.html = "<p>" + escape(c_.site_text(site, "huge_intro")) + "</p>";
+      intro.html = "<p>" + temporal::xml_escape(c_.site_text(site, "huge_intro")) + "</p>";
       out.push_back(std::move(intro));
       for (std::size_t fi = 0; fi < c_.facts.size(); ++fi) {
         Block b;
         Sentence s = explicit_sentence(c_.facts[fi], false);
         b.section.periods = s.periods;
-        b.html = "<p>" + escape(s.text);
+        b.html = "<p>" + temporal::xml_escape(s.text);
         if (articles_of_fact_[fi] >= 0) {
           b.html += " " + anchor(page, url(articles_of_fact_[fi]), pages_[articles_of_fact_[fi]].title);
           b.section.links.push_back(url(articles_of_fact_[fi]));
@@ -1263,7 +1249,7 @@ std::vector<Block> Generator::index_blocks(int page) {
       std::size_t size = 0;
       while (size < 2'500'000) {
         Block b;
-        b.html = "<p>" + escape(filler_text(6)) + "</p>";
+        b.html = "<p>" + temporal::xml_escape(filler_text(6)) + "</p>";
         size += b.html.size();
         out.push_back(std::move(b));
       }
@@ -1283,14 +1269,14 @@ std::string Generator::render(int page, std::vector<Section>* truth) {
   std::vector<Block> bottom = furniture_bottom(page);
   std::string html = "<!DOCTYPE html>\n<html lang=\"pt\">\n<head>\n";
   html += latin1 ? "<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\n" : "<meta charset=\"utf-8\">\n";
-  html += "<title>" + escape(p.title) + " - " + escape(c_.site_text(kSiteName[p.site], "title")) + "</title>\n";
+  html += "<title>" + temporal::xml_escape(p.title) + " - " + temporal::xml_escape(c_.site_text(kSiteName[p.site], "title")) + "</title>\n";
   if (p.dct && is_content(p.kind)) {
     html += "<meta property=\"article:published_time\" content=\"" + iso(*p.dct) + "T08:00:00Z\">\n";
     html += "<meta name=\"date\" content=\"" + iso(*p.dct) + "\">\n";
   }
   html += "</head>\n<body>\n";
   for (Block& b : blocks) html += b.html + "\n";
-  html += "<main><article>\n<h1>" + escape(p.title) + "</h1>\n";
+  html += "<main><article>\n<h1>" + temporal::xml_escape(p.title) + "</h1>\n";
   for (Block& b : main) html += b.html + "\n";
   html += "</article></main>\n";
   for (Block& b : bottom) html += b.html + "\n";
@@ -1336,11 +1322,11 @@ std::string Generator::trap_template(std::vector<Section>* truth_template) {
   std::vector<Block> top = furniture_top(page), bottom = furniture_bottom(page);
   pages_.pop_back();
   std::string html = "<!DOCTYPE html>\n<html lang=\"pt\">\n<head>\n<meta charset=\"utf-8\">\n<title>{{Month}} {{yyyy}} - " +
-                     escape(p.title) + "</title>\n</head>\n<body>\n";
+                     temporal::xml_escape(p.title) + "</title>\n</head>\n<body>\n";
   for (Block& b : top) html += b.html + "\n";
   html += "<main><h1>{{Month}} {{yyyy}}</h1>\n<p>" +
-          escape(fill(c_.site_text("calendario", "month_intro"), {{"month", "{{month}}"}, {"yyyy", "{{yyyy}}"}})) +
-          " <a href=\"{{next}}\">" + escape(c_.site_text("calendario", "month_next")) + "</a></p>\n</main>\n";
+          temporal::xml_escape(fill(c_.site_text("calendario", "month_intro"), {{"month", "{{month}}"}, {"yyyy", "{{yyyy}}"}})) +
+          " <a href=\"{{next}}\">" + temporal::xml_escape(c_.site_text("calendario", "month_next")) + "</a></p>\n</main>\n";
   for (Block& b : bottom) html += b.html + "\n";
   html += "</body>\n</html>\n";
   auto keep = [&](const Block& b) {
