@@ -65,16 +65,15 @@ inline std::string shared_data_dir() {
   return {};
 }
 
-// Runs the cronista binary with args; stdin from `input` (empty: /dev/null).
-inline ProcessResult run_cronista(const std::vector<std::string>& args, const std::string& input = {}) {
-  TempDir tmp;
-  const auto in_path = tmp / "stdin", out_path = tmp / "stdout", err_path = tmp / "stderr";
-  write_file(in_path, input);
+// Starts the cronista binary with args, its standard streams redirected to
+// these files (stdout and stderr created or truncated); returns its pid.
+inline pid_t start_cronista(const std::vector<std::string>& args, const std::string& stdin_path,
+                            const std::string& stdout_path, const std::string& stderr_path) {
   pid_t pid = ::fork();
   if (pid == 0) {
-    int in = ::open(in_path.c_str(), O_RDONLY);
-    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int in = ::open(stdin_path.c_str(), O_RDONLY);
+    int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(in, 0);
     ::dup2(out, 1);
     ::dup2(err, 2);
@@ -86,6 +85,15 @@ inline ProcessResult run_cronista(const std::vector<std::string>& args, const st
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  return pid;
+}
+
+// Runs the cronista binary with args; stdin from `input` (empty: /dev/null).
+inline ProcessResult run_cronista(const std::vector<std::string>& args, const std::string& input = {}) {
+  TempDir tmp;
+  const auto in_path = tmp / "stdin", out_path = tmp / "stdout", err_path = tmp / "stderr";
+  write_file(in_path, input);
+  const pid_t pid = start_cronista(args, in_path.string(), out_path.string(), err_path.string());
   ProcessResult r;
   int status = 0;
   ::waitpid(pid, &status, 0);

@@ -95,20 +95,7 @@ std::string generated_collection(int n) {
 }
 
 pid_t spawn_cronista(const std::vector<std::string>& args) {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    std::vector<std::string> all{cronista_binary()};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
+  return start_cronista(args, "/dev/null", "/dev/null", "/dev/null");
 }
 
 TEST(BuildCommand, ABuildKilledWithSigkillCompletesWhenRunAgain) {

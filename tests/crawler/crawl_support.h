@@ -133,23 +133,7 @@ struct Child {
 };
 
 inline Child spawn_cronista(const std::vector<std::string>& args, const std::string& stderr_path) {
-  Child c;
-  c.pid = ::fork();
-  if (c.pid == 0) {
-    int devnull = ::open("/dev/null", O_RDWR);
-    int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(devnull, 0);
-    ::dup2(devnull, 1);
-    ::dup2(err, 2);
-    std::vector<std::string> all{cronista_binary()};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return c;
+  return Child{start_cronista(args, "/dev/null", "/dev/null", stderr_path)};
 }
 
 }  // namespace cronista::testing
