@@ -639,16 +639,12 @@ void append_parts(std::string* out, const Target& t) {
 
 }  // namespace
 
-Result<CanonicalUrl> CanonicalUrl::parse(std::string_view absolute, const CanonicalizeOptions& options) {
-  std::string storage;
-  Result<std::string_view> cleaned = clean_input(absolute, &storage);
-  if (!cleaned.ok()) return cleaned.status();
-  const std::string_view in = *cleaned;
-  if (in.empty()) return Result<CanonicalUrl>::Error("empty URL");
-  const UriParts p = split_reference(in);
-  if (!p.has_scheme) return Result<CanonicalUrl>::Error("not an absolute URL: " + quoted(in));
+Result<CanonicalUrl> CanonicalUrl::from_components(std::string_view scheme, bool has_authority,
+                                                   std::string_view authority, std::string_view path, bool has_query,
+                                                   std::string_view query, std::string_view original,
+                                                   const CanonicalizeOptions& options) {
   Built b;
-  if (Status s = build_canonical(p.scheme, p.has_authority, p.authority, p.path, p.has_query, p.query, in, options, &b);
+  if (Status s = build_canonical(scheme, has_authority, authority, path, has_query, query, original, options, &b);
       !s.ok())
     return s;
   CanonicalUrl u;
@@ -660,6 +656,17 @@ Result<CanonicalUrl> CanonicalUrl::parse(std::string_view absolute, const Canoni
   u.query_begin_ = b.query_begin;
   u.port_ = b.port;
   return u;
+}
+
+Result<CanonicalUrl> CanonicalUrl::parse(std::string_view absolute, const CanonicalizeOptions& options) {
+  std::string storage;
+  Result<std::string_view> cleaned = clean_input(absolute, &storage);
+  if (!cleaned.ok()) return cleaned.status();
+  const std::string_view in = *cleaned;
+  if (in.empty()) return Result<CanonicalUrl>::Error("empty URL");
+  const UriParts p = split_reference(in);
+  if (!p.has_scheme) return Result<CanonicalUrl>::Error("not an absolute URL: " + quoted(in));
+  return from_components(p.scheme, p.has_authority, p.authority, p.path, p.has_query, p.query, in, options);
 }
 
 Result<CanonicalUrl> CanonicalUrl::resolve(const CanonicalUrl& base, std::string_view reference,
@@ -710,18 +717,7 @@ Result<CanonicalUrl> CanonicalUrl::resolve(const CanonicalUrl& base, std::string
     has_query = r.has_query;
   }
   // A path that is still relative (e.g. "http:g") has no authority and fails below.
-  Built b;
-  if (Status s = build_canonical(scheme, has_authority, authority, path, has_query, query, in, options, &b); !s.ok())
-    return s;
-  CanonicalUrl u;
-  u.url_ = std::move(b.url);
-  u.scheme_end_ = b.scheme_end;
-  u.host_begin_ = b.host_begin;
-  u.host_end_ = b.host_end;
-  u.path_begin_ = b.path_begin;
-  u.query_begin_ = b.query_begin;
-  u.port_ = b.port;
-  return u;
+  return from_components(scheme, has_authority, authority, path, has_query, query, in, options);
 }
 
 std::string_view CanonicalUrl::scheme() const { return std::string_view(url_).substr(0, scheme_end_); }

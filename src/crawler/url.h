@@ -62,6 +62,12 @@ class CanonicalUrl {
   friend bool operator<(const CanonicalUrl& a, const CanonicalUrl& b) { return a.url_ < b.url_; }
 
  private:
+  // Canonicalizes the components of a parsed or resolved reference
+  // (`original` is the input, for error messages).
+  static Result<CanonicalUrl> from_components(std::string_view scheme, bool has_authority, std::string_view authority,
+                                              std::string_view path, bool has_query, std::string_view query,
+                                              std::string_view original, const CanonicalizeOptions& options);
+
   std::string url_;
   std::size_t scheme_end_ = 0, host_begin_ = 0, host_end_ = 0, path_begin_ = 0, query_begin_ = 0;
   int port_ = 0;
