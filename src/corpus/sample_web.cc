@@ -1128,11 +1128,15 @@ std::vector<Block> Generator::index_blocks(int page) {
       out.push_back(std::move(b));
       break;
     }
-    case Kind::YearIndex: {
+    case Kind::YearIndex:
+    case Kind::ArchiveIndex: {
+      // One paragraph listing the year pages: by title, or in an archive by year.
       Block b;
       b.html = "<p>" + temporal::xml_escape(p.title) + ":";
       for (int id : p.items) {
-        b.html += " " + anchor(page, url(id), pages_[id].title);
+        const std::string text =
+            p.kind == Kind::YearIndex ? pages_[id].title : std::to_string(pages_[id].year);
+        b.html += " " + anchor(page, url(id), text);
         b.section.links.push_back(url(id));
         b.section.periods.push_back(year_span(pages_[id].year));
       }
@@ -1174,18 +1178,6 @@ std::vector<Block> Generator::index_blocks(int page) {
       }
       nav.html += "</p>";
       out.push_back(std::move(nav));
-      break;
-    }
-    case Kind::ArchiveIndex: {
-      Block b;
-      b.html = "<p>" + temporal::xml_escape(p.title) + ":";
-      for (int id : p.items) {
-        b.html += " " + anchor(page, url(id), std::to_string(pages_[id].year));
-        b.section.links.push_back(url(id));
-        b.section.periods.push_back(year_span(pages_[id].year));
-      }
-      b.html += "</p>";
-      out.push_back(std::move(b));
       break;
     }
     case Kind::Archive: {
