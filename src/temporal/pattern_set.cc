@@ -211,14 +211,9 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   opt.set_encoding(RE2::Options::EncodingUTF8);
   opt.set_longest_match(true);
   opt.set_log_errors(false);
-  // A budget, not an allocation: anchored matching keeps the DFA small (a
-  // few MB for the learned and curated patterns over the whole raw corpus),
-  // but a tight budget makes RE2 reset its DFA cache often, or fall back to
-  // its slow NFA.
-  opt.set_max_mem(int64_t{128} << 20);
-  RE2::Options set_opt = opt;
-  set_opt.set_max_mem(int64_t{24} << 20);
-  set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
+  // Generous while checking and sizing; the budgets of the matchers kept
+  // are set below from the size of the compiled program.
+  opt.set_max_mem(int64_t{256} << 20);
   // Every pattern may be preceded by prepositions and articles (the
   // PREPOSITION class), so that "às 17h" (learned with its preposition) and
   // "17h de 6 de novembro" start at the same place and the longest wins.
@@ -229,6 +224,8 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     lead = *p;
   }
   std::string combined = lead + "(?:";
+  std::vector<std::string> expanded;
+  expanded.reserve(patterns.size());
   // Rank: the last pattern (the curated layer comes last) wins ties, so
   // patterns are stored in reverse and the lowest index wins.
   std::reverse(patterns.begin(), patterns.end());
@@ -240,13 +237,54 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     if (!rx.ok()) return R::Error(p.source + ": " + rx.status().message());
     RE2 check(*rx, opt);
     if (!check.ok()) return R::Error(p.source + ": bad regex: " + check.error());
-    std::string error;
-    if (set->set_->Add(*rx, &error) != static_cast<int>(i)) return R::Error(p.source + ": bad regex: " + error);
     if (i) combined.push_back('|');
     combined += "(?:" + *rx + ")";
+    expanded.push_back(std::move(*rx));
   }
   combined += ")[^\\p{L}\\p{N}]";
+  // Memory budgets. RE2 builds its DFAs lazily, state by state, as new text
+  // is scanned, and keeps the states until the budget is spent; then it
+  // drops them all and starts again. So the DFA caches grow with the variety
+  // of the text seen, not with the number of documents, up to these bounds,
+  // which are what the tagger costs in steady state. The bounds are set per
+  // instruction of the combined program, because what RE2 needs before its
+  // DFA can start at all (work queues, a few states) grows with the program.
+  // Measured with the ~110k instructions of the current patterns
+  // (bench/tagger_bench.cc, BM_TagMemoryPasses): 840 bytes each (94 MB) for
+  // the combined matcher and 128 each (14 MB) for the set (its program is
+  // ~1.4 times larger and RE2 refuses to compile it below 64 bytes per
+  // instruction) hold the whole raw corpus without a reset, and on
+  // ever-new text the tagger's heap levels off at ~45 MB (it passed 50 MB
+  // with the former fixed 128 MB + 24 MB). Less costs speed: at 720 bytes
+  // the DFA is rebuilt within every pass over the corpus and tagging is 30%
+  // slower; at ~430 it cannot start and RE2 falls back to its NFA, a
+  // hundred times slower. Small pattern sets get a floor.
+  constexpr int64_t kCombinedBytesPerInstruction = 840, kSetBytesPerInstruction = 128;
+  constexpr int64_t kFloor = int64_t{8} << 20;
+  int64_t instructions = 0;
+  {
+    RE2 probe(combined, opt);
+    if (!probe.ok()) return R::Error("cannot compile the combined pattern: " + probe.error());
+    instructions = probe.ProgramSize();
+  }
+  RE2::Options set_opt = opt;
+  opt.set_max_mem(std::max(kFloor, instructions * kCombinedBytesPerInstruction));
+  set_opt.set_max_mem(std::max(kFloor, instructions * kSetBytesPerInstruction));
+  set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
+  for (std::size_t i = 0; i < expanded.size(); ++i) {
+    std::string error;
+    if (set->set_->Add(expanded[i], &error) != static_cast<int>(i))
+      return R::Error(patterns[i].source + ": bad regex: " + error);
+  }
   if (!set->set_->Compile()) return R::Error("pattern set too large to compile");
+  {
+    // A set whose DFA cannot start within its budget fails every match
+    // (RE2::Set has no slower fallback): an error now, not silence later.
+    std::vector<int> none;
+    RE2::Set::ErrorInfo info{RE2::Set::kNoError};
+    if (!set->set_->Match(" ", &none, &info) && info.kind == RE2::Set::kOutOfMemory)
+      return R::Error("pattern set too large for its DFA memory budget");
+  }
   set->combined_ = std::make_unique<RE2>(combined, opt);
   if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
   set->patterns_ = std::move(patterns);
