@@ -2,7 +2,9 @@
 //
 // Approach: the input is first made valid UTF-8 (gumbo requires it): invalid
 // bytes become U+FFFD and a leading byte-order mark is dropped, remembering
-// where each sanitized byte came from. gumbo builds the HTML5 tree; one
+// where each sanitized byte came from. Nesting deeper than kMaxHtmlDepth
+// open elements is cut (html_nesting.h), because gumbo's time grows with the
+// square of the depth. gumbo builds the HTML5 tree; one
 // iterative walk (no recursion, so deeply nested pages cannot exhaust the
 // stack) turns it into text:
 //   - script, style, template, noscript, svg, math, form controls and the
@@ -40,6 +42,8 @@
 #include <string_view>
 #include <unordered_set>
 #include <vector>
+
+#include "temporal/html_nesting.h"
 
 namespace cronista::temporal {
 namespace {
@@ -825,7 +829,15 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
 }  // namespace
 
 TextDocument html_document(std::string_view html) {
-  const SanitizedInput input = sanitize(html);
+  SanitizedInput input = sanitize(html);
+  DepthCut cut;
+  if (html_depth_cut(input.view, kMaxHtmlDepth, &cut)) {
+    // Offsets into the cut page map through the sanitized input.
+    for (std::size_t& o : cut.origin) o = input.input_offset(o);
+    input.storage = std::move(cut.html);
+    input.origin = std::move(cut.origin);
+    input.view = input.storage;
+  }
   return convert(input, html.size());
 }
 

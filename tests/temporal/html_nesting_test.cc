@@ -1,0 +1,97 @@
+// The nesting bound applied before parsing (html_nesting.h): it must leave
+// ordinary pages alone, however sloppy their markup, and cut only what nests
+// past the limit, keeping text, links and source offsets.
+#include "temporal/html_nesting.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "temporal/html_text.h"
+
+namespace cronista::temporal {
+namespace {
+
+std::string repeat(const std::string& unit, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += unit;
+  return out;
+}
+
+bool cut_at(const std::string& page, std::size_t depth) {
+  DepthCut cut;
+  return html_depth_cut(page, depth, &cut);
+}
+
+// Unclosed elements that the tree builder closes implicitly do not pile up:
+// 3000 of each stay far under a limit of 64.
+TEST(HtmlDepthCut, SloppyButOrdinaryMarkupNeverReachesTheLimit) {
+  const std::string kinds[] = {
+      "<p><span>O parlamento reuniu-se a 5 de junho de 1944 e votou",  // <p> closes <p> and what it holds
+      "<li><b>Item da lista, publicado em 1998",                       // <li> closes <li>
+      "<tr><td><font size=2>Lisboa</td><td>12 de maio",                // cells and rows close cells
+      "<div><span>Notícia de ontem</div>",                             // </div> closes the span
+      "<dt>Data<dd><em>6 de junho de 1944",                            // definitions close each other
+      "<h2><i>Capítulo</h2>",                                          // </h2> closes the i
+      "<a href=\"/a\">primeiro <a href=\"/b\">segundo",                // <a> closes <a>
+      "<option>janeiro<option>fevereiro",                              // options close options
+      "<form><input name=q><form>",                                    // a form in a form is ignored
+      "<br/><img src=x.png/><hr><meta charset=utf-8>",                 // void elements
+      "<svg><path d=\"M0 0\"/><circle r=\"1\"/></svg>",                 // self-closing in svg
+  };
+  for (const std::string& unit : kinds) {
+    std::string page = "<html><body><table>" + repeat(unit, 3000) + "</table></body></html>";
+    if (unit.rfind("<tr>", 0) != 0) page = "<html><body><ul><dl>" + repeat(unit, 3000);
+    EXPECT_FALSE(cut_at(page, 64)) << unit;
+  }
+}
+
+TEST(HtmlDepthCut, TextInScriptsCommentsAndAttributesIsNotMarkup) {
+  const std::string page = "<html><head><script>var s = '" + repeat("<div>", 2000) + "';</script>" +
+                           "<style>p::before { content: '<div>' }</style><title><div></title></head><body>" +
+                           "<!-- " + repeat("<div>", 2000) + " -->" +
+                           repeat("<p title=\"a > <div> b\" data-x='<div>'>Em 1944.</p>", 2000) +
+                           "<textarea>" + repeat("<div>", 2000) + "</textarea></body></html>";
+  EXPECT_FALSE(cut_at(page, 16));
+}
+
+TEST(HtmlDepthCut, CutsExactlyPastTheLimit) {
+  const std::string at_limit = "<html><body>" + repeat("<div>", 100) + "Em 1944." + repeat("</div>", 100);
+  EXPECT_FALSE(cut_at(at_limit, 100));
+  EXPECT_TRUE(cut_at(at_limit, 99));
+  DepthCut cut;
+  ASSERT_TRUE(html_depth_cut(at_limit, 90, &cut));
+  // Ten start tags and their ten end tags go; block tags leave a space.
+  EXPECT_EQ(cut.dropped_tags, 20u);
+  EXPECT_EQ(cut.html, "<html><body>" + repeat("<div>", 90) + repeat(" ", 10) + "Em 1944." + repeat(" ", 10) +
+                          repeat("</div>", 90));
+  ASSERT_EQ(cut.origin.size(), cut.html.size() + 1);
+  const std::size_t text = cut.html.find("Em 1944.");
+  EXPECT_EQ(cut.origin[text], at_limit.find("Em 1944."));
+  EXPECT_EQ(cut.origin.back(), at_limit.size());
+}
+
+TEST(HtmlDepthCut, InlineTagsGoWithoutASpaceAndLinksStay) {
+  const std::string page = "<html><body>" + repeat("<span>", 50) + "<a href=\"/noticia/1944\">de<b>sembarque</b></a>" +
+                           " na Normandia" + repeat("</span>", 50);
+  DepthCut cut;
+  ASSERT_TRUE(html_depth_cut(page, 20, &cut));
+  EXPECT_NE(cut.html.find("<a href=\"/noticia/1944\">desembarque</a> na Normandia"), std::string::npos);
+  TextDocument doc = html_document(page);
+  ASSERT_EQ(doc.links.size(), 1u);
+  EXPECT_EQ(doc.links[0].href, "/noticia/1944");
+  EXPECT_EQ(doc.links[0].anchor, "desembarque");
+}
+
+TEST(HtmlDepthCut, PagesUnderTheLimitAreParsedAsBefore) {
+  // Under the limit html_document sees the page unchanged: same text as the
+  // same page with its nesting spelled out by hand.
+  const std::string deep = "<html><body>" + repeat("<div>", 400) + "<p>Em maio de 1944.</p>" + repeat("</div>", 400);
+  EXPECT_FALSE(cut_at(deep, kMaxHtmlDepth));
+  TextDocument doc = html_document(deep);
+  EXPECT_EQ(doc.text, "Em maio de 1944.");
+  EXPECT_EQ(doc.source_offset(0), deep.find("Em maio"));
+}
+
+}  // namespace
+}  // namespace cronista::temporal
