@@ -2,9 +2,11 @@
 //
 // Approach: the input is first made valid UTF-8 (gumbo requires it): invalid
 // bytes become U+FFFD and a leading byte-order mark is dropped, remembering
-// where each sanitized byte came from. Nesting deeper than kMaxHtmlDepth
-// open elements is cut (html_nesting.h), because gumbo's time grows with the
-// square of the depth. gumbo builds the HTML5 tree; one
+// where each sanitized byte came from. Then the markup is bounded
+// (html_limits.h): nesting deeper than 512 open elements is cut, because
+// gumbo's time grows with the square of the depth, and past 200,000 elements
+// or 100,000 links further tags are dropped, because gumbo's tree costs
+// ~150 bytes a node. gumbo builds the HTML5 tree; one
 // iterative walk (no recursion, so deeply nested pages cannot exhaust the
 // stack) turns it into text:
 //   - script, style, template, noscript, svg, math, form controls and the
@@ -43,7 +45,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "temporal/html_nesting.h"
+#include "temporal/html_limits.h"
 
 namespace cronista::temporal {
 namespace {
@@ -74,17 +76,15 @@ std::size_t valid_sequence_length(std::string_view s, std::size_t i) {
   return 0;
 }
 
-// The input made parseable: valid UTF-8, no leading BOM. `origin` maps a
-// sanitized offset to an input offset; empty when the input was used as is.
+// The input made parseable: valid UTF-8, no leading BOM, within the markup
+// limits (which keep offsets). input_offset() maps an offset of `view` to an
+// input offset.
 struct SanitizedInput {
   std::string_view view;
   std::string storage;
-  std::vector<std::size_t> origin;
+  OffsetMap origin;  // storage (sanitized) to input; empty: identity
 
-  std::size_t input_offset(std::size_t sanitized) const {
-    if (origin.empty()) return sanitized;
-    return origin[std::min(sanitized, origin.size() - 1)];
-  }
+  std::size_t input_offset(std::size_t at) const { return origin(at); }
 };
 
 SanitizedInput sanitize(std::string_view html) {
@@ -108,21 +108,20 @@ SanitizedInput sanitize(std::string_view html) {
     return out;
   }
   out.storage.reserve(html.size() + 16);
-  out.origin.reserve(html.size() + 17);
   std::size_t i = bom ? 3 : 0;
   while (i < html.size()) {
     const std::size_t n = valid_sequence_length(html, i);
     if (n == 0) {
+      out.origin.add(out.storage.size(), i, false);
       out.storage.append("\xEF\xBF\xBD");
-      for (int k = 0; k < 3; ++k) out.origin.push_back(i);
       ++i;
     } else {
+      out.origin.add(out.storage.size(), i, true);
       out.storage.append(html.substr(i, n));
-      for (std::size_t k = 0; k < n; ++k) out.origin.push_back(i + k);
       i += n;
     }
   }
-  out.origin.push_back(html.size());
+  out.origin.add(out.storage.size(), html.size(), false);
   out.view = out.storage;
   return out;
 }
@@ -430,8 +429,12 @@ class TextBuilder {
     std::size_t o = 0;  // position in original
     std::size_t j = 0;
     while (j < decoded.size()) {
-      // Align: skip CRs the tokenizer removed; an entity maps to its '&'.
-      while (o < original.size() && original[o] == '\r' && decoded[j] != '\r') ++o;
+      // Align: skip CRs the tokenizer removed and NULs the tree builder
+      // ignored (html_limits.h writes them over dropped tags); an entity
+      // maps to its '&'.
+      while (o < original.size() && ((original[o] == '\r' && decoded[j] != '\r') ||
+                                     (original[o] == '\0' && decoded[j] != '\0')))
+        ++o;
       std::size_t src = base + std::min(o, original.size());
       std::size_t n = 1;
       const unsigned char c = static_cast<unsigned char>(decoded[j]);
@@ -482,14 +485,16 @@ class TextBuilder {
   TextDocument finish(std::size_t input_size) {
     break_block(input_size);
     while (!open_links_.empty()) close_link();
-    offsets_.push_back(input_.view.size());
-    doc_.source_offsets.resize(offsets_.size());
+    // One offset per text byte, allocated once: a page's text can be tens
+    // of MB and its offsets eight times that.
+    doc_.source_offsets.resize(doc_.text.size() + 1);
     std::size_t high = 0;
-    for (std::size_t i = 0; i < offsets_.size(); ++i) {
-      high = std::max(high, std::min(input_.input_offset(offsets_[i]), input_size));
+    for (std::size_t i = 0; i < doc_.text.size(); ++i) {
+      high = std::max(high, std::min(input_.input_offset(offsets_(i)), input_size));
       doc_.source_offsets[i] = high;
     }
     doc_.source_offsets.back() = input_size;
+    offsets_ = OffsetMap();
     for (Link& l : doc_.links) {
       std::string a = doc_.text.substr(l.start, l.end - l.start);
       std::string collapsed;
@@ -524,7 +529,10 @@ class TextBuilder {
 
   void append(std::string_view bytes, std::size_t source) {
     doc_.text.append(bytes);
-    offsets_.insert(offsets_.end(), bytes.size(), source);
+    // A single byte may continue a run of bytes copied one for one; the
+    // bytes of one character or separator all map to one source byte.
+    offsets_.add(doc_.text.size() - bytes.size(), source, bytes.size() == 1);
+    last_source_ = source;
   }
 
   void add_char(std::string_view ch, std::size_t source) {
@@ -537,7 +545,7 @@ class TextBuilder {
       return;
     }
     if (!in_block_) {
-      if (!doc_.text.empty()) append("\n\n", std::max(break_source_, offsets_.empty() ? 0 : offsets_.back()));
+      if (!doc_.text.empty()) append("\n\n", std::max(break_source_, last_source_));
       in_block_ = true;
       block_start_ = doc_.text.size();
       block_boilerplate_ = boilerplate_;
@@ -552,7 +560,8 @@ class TextBuilder {
 
   const SanitizedInput& input_;
   TextDocument doc_;
-  std::vector<std::size_t> offsets_;  // sanitized offsets, one per text byte
+  OffsetMap offsets_;  // text offsets to sanitized offsets
+  std::size_t last_source_ = 0;  // of the last text byte
   bool in_block_ = false;
   std::size_t block_start_ = 0;
   bool block_boilerplate_ = false;
@@ -830,12 +839,9 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
 
 TextDocument html_document(std::string_view html) {
   SanitizedInput input = sanitize(html);
-  DepthCut cut;
-  if (html_depth_cut(input.view, kMaxHtmlDepth, &cut)) {
-    // Offsets into the cut page map through the sanitized input.
-    for (std::size_t& o : cut.origin) o = input.input_offset(o);
-    input.storage = std::move(cut.html);
-    input.origin = std::move(cut.origin);
+  BoundedMarkup bounded;
+  if (bound_markup(input.view, MarkupLimits{}, &bounded)) {
+    input.storage = std::move(bounded.html);
     input.view = input.storage;
   }
   return convert(input, html.size());

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "temporal/html_nesting.h"
+#include "temporal/html_limits.h"
 #include "temporal/html_text.h"
 #include "temporal/text_fold.h"
 
@@ -58,8 +58,8 @@ TEST(HtmlRobustness, TenThousandNestedElementsDoNotExhaustTheStack) {
 
 
 // gumbo's time grows with the square of the nesting depth (100k nested divs
-// did not parse in 400 s); html_document cuts the nesting at kMaxHtmlDepth
-// before parsing (html_nesting.h), keeping all the text.
+// did not parse in 400 s); html_document cuts the nesting at the depth limit
+// before parsing (html_limits.h), keeping all the text.
 TEST(HtmlRobustness, AHundredThousandNestedElementsKeepTheirText) {
   std::string page = "<html><body>";
   for (int i = 0; i < 100000; ++i) page += "<div>nível " + std::to_string(i) + " ";
@@ -75,7 +75,7 @@ TEST(HtmlRobustness, AHundredThousandNestedElementsKeepTheirText) {
   ASSERT_NE(date, std::string::npos);
   EXPECT_EQ(doc.source_offset(date), date_at);
   // Levels past the limit share the innermost kept block.
-  EXPECT_EQ(doc.blocks.size(), kMaxHtmlDepth + 1);
+  EXPECT_EQ(doc.blocks.size(), MarkupLimits{}.max_depth + 1);
   EXPECT_NE(doc.text.find("\n\nDepois, em junho, chegou a paz."), std::string::npos);
 }
 
@@ -95,8 +95,8 @@ TEST(HtmlRobustness, EveryKindOfDeepNestingIsCut) {
     TextDocument doc = html_document(page);
     expect_well_formed(doc, page.size());
     EXPECT_NE(doc.text.find("Em maio de 1944, a cidade."), std::string::npos) << name;
-    DepthCut cut;
-    EXPECT_TRUE(html_depth_cut(page, kMaxHtmlDepth, &cut)) << name;
+    BoundedMarkup cut;
+    EXPECT_TRUE(bound_markup(page, MarkupLimits{}, &cut)) << name;
   }
 }
 

@@ -1,7 +1,8 @@
-// The nesting bound applied before parsing (html_nesting.h): it must leave
+// The markup bounds applied before parsing (html_limits.h): they must leave
 // ordinary pages alone, however sloppy their markup, and cut only what nests
-// past the limit, keeping text, links and source offsets.
-#include "temporal/html_nesting.h"
+// too deep or comes past the element and link limits, keeping the text and
+// the source offsets.
+#include "temporal/html_limits.h"
 
 #include <gtest/gtest.h>
 
@@ -18,9 +19,15 @@ std::string repeat(const std::string& unit, int n) {
   return out;
 }
 
+MarkupLimits depth_limit(std::size_t depth) {
+  MarkupLimits l;
+  l.max_depth = depth;
+  return l;
+}
+
 bool cut_at(const std::string& page, std::size_t depth) {
-  DepthCut cut;
-  return html_depth_cut(page, depth, &cut);
+  BoundedMarkup cut;
+  return bound_markup(page, depth_limit(depth), &cut);
 }
 
 // Unclosed elements that the tree builder closes implicitly do not pile up:
@@ -59,35 +66,41 @@ TEST(HtmlDepthCut, CutsExactlyPastTheLimit) {
   const std::string at_limit = "<html><body>" + repeat("<div>", 100) + "Em 1944." + repeat("</div>", 100);
   EXPECT_FALSE(cut_at(at_limit, 100));
   EXPECT_TRUE(cut_at(at_limit, 99));
-  DepthCut cut;
-  ASSERT_TRUE(html_depth_cut(at_limit, 90, &cut));
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(at_limit, depth_limit(90), &cut));
   // Ten start tags and their ten end tags go; block tags leave a space.
   EXPECT_EQ(cut.dropped_tags, 20u);
-  EXPECT_EQ(cut.html, "<html><body>" + repeat("<div>", 90) + repeat(" ", 10) + "Em 1944." + repeat(" ", 10) +
-                          repeat("</div>", 90));
-  ASSERT_EQ(cut.origin.size(), cut.html.size() + 1);
-  const std::size_t text = cut.html.find("Em 1944.");
-  EXPECT_EQ(cut.origin[text], at_limit.find("Em 1944."));
-  EXPECT_EQ(cut.origin.back(), at_limit.size());
+  const std::string gone_div = " " + std::string(4, '\0'), gone_end = " " + std::string(5, '\0');
+  EXPECT_EQ(cut.html, "<html><body>" + repeat("<div>", 90) + repeat(gone_div, 10) + "Em 1944." +
+                          repeat(gone_end, 10) + repeat("</div>", 90));
+  // Offsets stay: the text of the cut page is where it was in the input.
+  TextDocument doc = html_document(cut.html);
+  EXPECT_EQ(doc.text, "Em 1944.");
+  EXPECT_EQ(doc.source_offset(0), at_limit.find("Em 1944."));
 }
 
 TEST(HtmlDepthCut, InlineTagsGoWithoutASpaceAndLinksStay) {
   const std::string page = "<html><body>" + repeat("<span>", 50) + "<a href=\"/noticia/1944\">de<b>sembarque</b></a>" +
                            " na Normandia" + repeat("</span>", 50);
-  DepthCut cut;
-  ASSERT_TRUE(html_depth_cut(page, 20, &cut));
-  EXPECT_NE(cut.html.find("<a href=\"/noticia/1944\">desembarque</a> na Normandia"), std::string::npos);
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(page, depth_limit(20), &cut));
+  EXPECT_NE(cut.html.find("<a href=\"/noticia/1944\">de" + std::string(3, '\0') + "sembarque" +
+                          std::string(4, '\0') + "</a> na Normandia"),
+            std::string::npos);
   TextDocument doc = html_document(page);
+  EXPECT_EQ(doc.text, "desembarque na Normandia");
   ASSERT_EQ(doc.links.size(), 1u);
   EXPECT_EQ(doc.links[0].href, "/noticia/1944");
   EXPECT_EQ(doc.links[0].anchor, "desembarque");
+  // Every text byte maps to its byte of the input.
+  for (std::size_t i = 0; i < doc.text.size(); ++i) EXPECT_EQ(page[doc.source_offset(i)], doc.text[i]) << i;
 }
 
 TEST(HtmlDepthCut, PagesUnderTheLimitAreParsedAsBefore) {
   // Under the limit html_document sees the page unchanged: same text as the
   // same page with its nesting spelled out by hand.
   const std::string deep = "<html><body>" + repeat("<div>", 400) + "<p>Em maio de 1944.</p>" + repeat("</div>", 400);
-  EXPECT_FALSE(cut_at(deep, kMaxHtmlDepth));
+  EXPECT_FALSE(cut_at(deep, MarkupLimits{}.max_depth));
   TextDocument doc = html_document(deep);
   EXPECT_EQ(doc.text, "Em maio de 1944.");
   EXPECT_EQ(doc.source_offset(0), deep.find("Em maio"));

@@ -1,4 +1,4 @@
-// The nesting bound of html_nesting.h.
+// The bounds of html_limits.h.
 //
 // One pass over the source: a small tokenizer finds start and end tags (it
 // skips comments, doctypes, quoted attribute values and the content of
@@ -20,9 +20,11 @@
 //   - void elements, and "/>" inside svg or math, open nothing; html, head
 //     and body merge into the ones already open; rows and cells outside a
 //     table are ignored.
-// Where it errs it should err towards fewer open elements than the real
-// tree, so that ordinary pages, however sloppy, never reach the limit.
-#include "temporal/html_nesting.h"
+// Elements and links are counted on the way. The simulation is not the tree
+// builder: ordinary pages, however sloppy, must stay far below the depth
+// limit (tests/temporal/html_limits_test.cc), and hostile nesting it cannot
+// follow goes to gumbo as is.
+#include "temporal/html_limits.h"
 
 #include <gumbo.h>
 
@@ -146,7 +148,12 @@ bool self_limiting(GumboTag t) {
   }
 }
 
-bool is_block(GumboTag t) { return is_special(t) && t != GUMBO_TAG_BUTTON && t != GUMBO_TAG_SELECT; }
+// Whether a dropped tag leaves a space: block elements and line breaks
+// separate words, inline ones do not.
+bool leaves_space(GumboTag t) {
+  return t == GUMBO_TAG_BR || t == GUMBO_TAG_HR ||
+         (t != GUMBO_TAG_UNKNOWN && is_special(t) && t != GUMBO_TAG_BUTTON && t != GUMBO_TAG_SELECT);
+}
 
 // The approximate stack of open elements. Ids are GumboTag values, and
 // unknown (custom) element names get ids of their own past GUMBO_TAG_LAST
@@ -299,11 +306,61 @@ std::size_t raw_text_end(std::string_view s, std::size_t from, std::string_view 
 
 }  // namespace
 
-bool html_depth_cut(std::string_view html, std::size_t max_depth, DepthCut* cut) {
+void OffsetMap::add(std::size_t to, std::size_t from, bool run) {
+  if (!pieces_.empty()) {
+    const Piece& last = pieces_.back();
+    if (last.run() && run && last.from() + (to - last.to) == from) return;  // continues the run
+  }
+  pieces_.push_back(Piece{to, from | (run ? kRunBit : 0)});
+}
+
+std::size_t OffsetMap::operator()(std::size_t at) const {
+  if (pieces_.empty()) return at;
+  std::size_t c = cursor_ < pieces_.size() ? cursor_ : 0;
+  if (pieces_[c].to > at) {
+    c = 0;  // lookups mostly go forward; a step back searches
+    if (pieces_[0].to <= at) {
+      c = static_cast<std::size_t>(
+              std::upper_bound(pieces_.begin(), pieces_.end(), at,
+                               [](std::size_t v, const Piece& p) { return v < p.to; }) -
+              pieces_.begin()) -
+          1;
+    }
+  } else {
+    int steps = 0;
+    while (c + 1 < pieces_.size() && pieces_[c + 1].to <= at) {
+      if (++steps > 8) {
+        c = static_cast<std::size_t>(
+                std::upper_bound(pieces_.begin() + static_cast<long>(c), pieces_.end(), at,
+                                 [](std::size_t v, const Piece& p) { return v < p.to; }) -
+                pieces_.begin()) -
+            1;
+        break;
+      }
+      ++c;
+    }
+  }
+  cursor_ = c;
+  const Piece& p = pieces_[c];
+  if (p.to > at || !p.run()) return p.from();
+  return p.from() + (at - p.to);
+}
+
+bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMarkup* out) {
   OpenElements open;
-  std::vector<Drop> drops;
+  // A dropped tag is overwritten in a copy of the page (made at the first
+  // drop) by NUL bytes, which the tree builder ignores in the body, after a
+  // space when it separated words. So the bounded page has the offsets of
+  // the input.
+  std::size_t dropped = 0;
+  auto drop = [&](const Drop& d) {
+    if (dropped++ == 0) out->html.assign(html.data(), html.size());
+    std::fill(out->html.begin() + static_cast<long>(d.start), out->html.begin() + static_cast<long>(d.end), '\0');
+    if (d.space) out->html[d.start] = ' ';
+  };
   // Dropped start tags whose end tag has not come yet, per id.
   std::unordered_map<std::uint32_t, std::size_t> pending;
+  std::size_t elements = 0, links = 0;
   std::size_t i = 0;
   const std::size_t n = html.size();
   while (i < n) {
@@ -354,7 +411,7 @@ bool html_depth_cut(std::string_view html, std::size_t max_depth, DepthCut* cut)
     if (end_tag) {
       if (auto p = pending.find(id); p != pending.end() && p->second > 0) {
         --p->second;
-        drops.push_back(Drop{lt, after, tag != GUMBO_TAG_UNKNOWN && is_block(tag)});
+        drop(Drop{lt, after, leaves_space(tag)});
         continue;
       }
       const long at = open.top(id);
@@ -377,10 +434,34 @@ bool html_depth_cut(std::string_view html, std::size_t max_depth, DepthCut* cut)
 
     // A start tag.
     if (tag == GUMBO_TAG_HTML || tag == GUMBO_TAG_HEAD || tag == GUMBO_TAG_BODY) continue;
-    if (is_void(tag)) continue;
+    const bool full = elements >= limits.max_elements;
     const bool foreign = open.top(GUMBO_TAG_SVG) >= 0 || open.top(GUMBO_TAG_MATH) >= 0;
-    if (self_closing && foreign) continue;
+    if (is_void(tag) || (self_closing && foreign)) {
+      if (full) drop(Drop{lt, after, leaves_space(tag)});
+      else ++elements;
+      continue;
+    }
     if (tag == GUMBO_TAG_PLAINTEXT) break;
+    if (is_raw_text(tag) && !foreign) {
+      // Not pushed: its content is skipped up to its end tag; past the
+      // element limit it goes whole (its content is no text anyway).
+      const std::size_t close = raw_text_end(html, after, name);
+      const std::size_t close_end = close == std::string_view::npos ? n : html.find('>', close);
+      if (full) {
+        drop(Drop{lt, close_end == std::string_view::npos ? n : close_end + 1, false});
+      } else {
+        ++elements;
+      }
+      if (close == std::string_view::npos) break;
+      i = full && close_end != std::string_view::npos ? close_end + 1 : close;
+      continue;
+    }
+    if (full || (tag == GUMBO_TAG_A && links >= limits.max_links)) {
+      ++pending[id];
+      drop(Drop{lt, after, leaves_space(tag)});
+      continue;
+    }
+    if (tag == GUMBO_TAG_A) ++links;
     const long table = open.top(GUMBO_TAG_TABLE);
     switch (tag) {
       case GUMBO_TAG_TD:
@@ -445,42 +526,16 @@ bool html_depth_cut(std::string_view html, std::size_t max_depth, DepthCut* cut)
       for (GumboTag h : {GUMBO_TAG_H1, GUMBO_TAG_H2, GUMBO_TAG_H3, GUMBO_TAG_H4, GUMBO_TAG_H5, GUMBO_TAG_H6})
         if (open.current_is(h)) open.pop_to(open.top(h));
     }
-    if (is_raw_text(tag) && !foreign) {
-      // Not pushed: its content is skipped up to its end tag.
-      const std::size_t close = raw_text_end(html, after, name);
-      if (close == std::string_view::npos) break;
-      i = close;
-      continue;
-    }
-    if (open.depth() >= max_depth && (tag == GUMBO_TAG_UNKNOWN || !self_limiting(tag))) {
+    if (open.depth() >= limits.max_depth && (tag == GUMBO_TAG_UNKNOWN || !self_limiting(tag))) {
       ++pending[id];
-      drops.push_back(Drop{lt, after, tag != GUMBO_TAG_UNKNOWN && is_block(tag)});
+      drop(Drop{lt, after, leaves_space(tag)});
       continue;
     }
     open.push(id);
+    ++elements;
   }
-  if (drops.empty()) return false;
-
-  cut->html.clear();
-  cut->origin.clear();
-  cut->html.reserve(html.size());
-  cut->origin.reserve(html.size() + 1);
-  cut->dropped_tags = drops.size();
-  std::size_t from = 0;
-  auto keep = [&](std::size_t a, std::size_t b) {
-    cut->html.append(html.substr(a, b - a));
-    for (std::size_t k = a; k < b; ++k) cut->origin.push_back(k);
-  };
-  for (const Drop& d : drops) {
-    keep(from, d.start);
-    if (d.space) {
-      cut->html.push_back(' ');
-      cut->origin.push_back(d.start);
-    }
-    from = d.end;
-  }
-  keep(from, html.size());
-  cut->origin.push_back(html.size());
+  if (dropped == 0) return false;
+  out->dropped_tags = dropped;
   return true;
 }
 
