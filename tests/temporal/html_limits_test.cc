@@ -106,5 +106,48 @@ TEST(HtmlDepthCut, PagesUnderTheLimitAreParsedAsBefore) {
   EXPECT_EQ(doc.source_offset(0), deep.find("Em maio"));
 }
 
+// The default link limit, through html_document: the first 100,000 <a>
+// elements are links; the anchors after them stay in the text, in place.
+TEST(HtmlLimits, LinksPastTheLimitStayAsText) {
+  std::string page = "<html><body><p>";
+  for (int i = 0; i < 100005; ++i)
+    page += "<a href=\"/noticias/" + std::to_string(i) + "\">edição n.º " + std::to_string(i) + "</a> ";
+  page += "</p></body></html>";
+  TextDocument doc = html_document(page);
+  ASSERT_EQ(doc.links.size(), MarkupLimits{}.max_links);
+  EXPECT_EQ(doc.links.back().href, "/noticias/99999");
+  EXPECT_EQ(doc.links.back().anchor, "edição n.º 99999");
+  const std::size_t last = doc.text.find("edição n.º 100004");
+  ASSERT_NE(last, std::string::npos);
+  EXPECT_EQ(doc.source_offset(last), page.find("edição n.º 100004"));
+  const std::string tail = "edição n.º 100003 edição n.º 100004";
+  EXPECT_EQ(doc.text.substr(doc.text.size() - tail.size()), tail);
+}
+
+TEST(HtmlLimits, PastTheElementLimitTheRestIsText) {
+  std::string page = "<html><head><title>Arquivo</title></head><body>";
+  for (int i = 0; i < 100; ++i) {
+    page += "<p>Em " + std::to_string(1900 + i) + " abriu a <b>feira</b>.</p>";
+    if (i == 70) page += "<script>var escondido = '<p>não é texto</p>';</script><br>";
+  }
+  page += "</body></html>";
+  MarkupLimits limits;
+  limits.max_elements = 60;  // the title, 29 paragraphs with their <b>, one <p>
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(page, limits, &cut));
+  EXPECT_EQ(cut.html.size(), page.size());
+  TextDocument doc = html_document(cut.html);
+  // 30 paragraphs (the last one's <b> dropped), then one block holds the
+  // text of all the rest.
+  ASSERT_EQ(doc.blocks.size(), 31u);
+  EXPECT_EQ(doc.text.substr(doc.blocks[29].start, doc.blocks[29].end - doc.blocks[29].start), "Em 1929 abriu a feira.");
+  const std::string rest = doc.text.substr(doc.blocks[30].start);
+  EXPECT_EQ(rest.rfind("Em 1930 abriu a feira. Em 1931 abriu a feira. ", 0), 0u) << rest.substr(0, 80);
+  EXPECT_NE(rest.find("Em 1999 abriu a feira."), std::string::npos);
+  EXPECT_EQ(rest.find("escondido"), std::string::npos);
+  EXPECT_EQ(rest.find("não é texto"), std::string::npos);
+  EXPECT_EQ(doc.title, "Arquivo");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
