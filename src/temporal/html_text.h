@@ -15,7 +15,9 @@ namespace cronista::temporal {
 
 // `html` must be UTF-8 (charset conversion is the fetcher's job); invalid
 // bytes are replaced by U+FFFD in the text. Never fails: garbage in gives
-// whatever text gumbo recovers.
+// whatever text gumbo recovers. Time and memory stay linear in the input:
+// nesting past 512 open elements, elements past 200,000 and links past
+// 100,000 are not parsed as markup, their text is kept (html_limits.h).
 TextDocument html_document(std::string_view html);
 
 }  // namespace cronista::temporal
