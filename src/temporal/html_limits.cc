@@ -249,15 +249,21 @@ class OpenElements {
   std::size_t live_ = 0;
 };
 
+// Bytes [start, end) overwritten: by NULs (a dropped tag or comment, after
+// a space if `space`), or by spaces (attributes past the limit, inside a tag).
 struct Drop {
   std::size_t start, end;
   bool space;
+  char fill = '\0';
 };
 
 // Offset of the '>' that ends the tag whose attributes start at `i` (quoted
 // values skipped); npos at the end of input. *self_closing: the tag ends "/>".
-std::size_t tag_end(std::string_view s, std::size_t i, bool* self_closing) {
+std::size_t tag_end(std::string_view s, std::size_t i, bool* self_closing, std::size_t max_attributes,
+                    std::size_t* excess) {
   *self_closing = false;
+  *excess = std::string_view::npos;
+  std::size_t attributes = 0;
   while (i < s.size()) {
     const char c = s[i];
     if (c == '>') return i;
@@ -271,6 +277,7 @@ std::size_t tag_end(std::string_view s, std::size_t i, bool* self_closing) {
       continue;
     }
     // An attribute name, then maybe "= value".
+    if (++attributes > max_attributes && *excess == std::string_view::npos) *excess = i;
     ++i;  // the first character may be anything, even '='
     while (i < s.size() && !is_space(s[i]) && s[i] != '/' && s[i] != '>' && s[i] != '=') ++i;
     std::size_t k = i;
@@ -355,7 +362,7 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
   std::size_t dropped = 0;
   auto drop = [&](const Drop& d) {
     if (dropped++ == 0) out->html.assign(html.data(), html.size());
-    std::fill(out->html.begin() + static_cast<long>(d.start), out->html.begin() + static_cast<long>(d.end), '\0');
+    std::fill(out->html.begin() + static_cast<long>(d.start), out->html.begin() + static_cast<long>(d.end), d.fill);
     if (d.space) out->html[d.start] = ' ';
   };
   // Dropped start tags whose end tag has not come yet, per id.
@@ -367,22 +374,24 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
     const std::size_t lt = html.find('<', i);
     if (lt == std::string_view::npos || lt + 1 >= n) break;
     const char c = html[lt + 1];
-    if (c == '!') {
+    if (c == '!' || c == '?') {
+      // A comment, doctype or processing instruction: one node each, so
+      // they count as elements; past the limit they go.
+      std::size_t end;
       if (html.compare(lt, 4, "<!--") == 0) {
-        const std::size_t close = html.find("-->", lt + 4);
-        if (close == std::string_view::npos) break;
-        i = close + 3;
+        if (html.compare(lt + 4, 1, ">") == 0 || html.compare(lt + 4, 2, "->") == 0) {
+          end = html.find('>', lt + 4) + 1;  // "<!-->", "<!--->"
+        } else {
+          const std::size_t close = html.find("-->", lt + 4);
+          end = close == std::string_view::npos ? n : close + 3;
+        }
       } else {
         const std::size_t close = html.find('>', lt + 2);
-        if (close == std::string_view::npos) break;
-        i = close + 1;
+        end = close == std::string_view::npos ? n : close + 1;
       }
-      continue;
-    }
-    if (c == '?') {
-      const std::size_t close = html.find('>', lt + 2);
-      if (close == std::string_view::npos) break;
-      i = close + 1;
+      if (elements >= limits.max_elements) drop(Drop{lt, end, false});
+      else ++elements;
+      i = end;
       continue;
     }
     const bool end_tag = c == '/';
@@ -401,8 +410,10 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
     while (name_end < n && !is_space(html[name_end]) && html[name_end] != '/' && html[name_end] != '>') ++name_end;
     const std::string_view name = html.substr(name_start, name_end - name_start);
     bool self_closing = false;
-    const std::size_t gt = tag_end(html, name_end, &self_closing);
+    std::size_t excess = 0;
+    const std::size_t gt = tag_end(html, name_end, &self_closing, limits.max_attributes, &excess);
     if (gt == std::string_view::npos) break;  // an unfinished tag: the tokenizer drops it
+    if (excess != std::string_view::npos) drop(Drop{excess, self_closing ? gt - 1 : gt, false, ' '});
     const std::size_t after = gt + 1;
     const GumboTag tag = gumbo_tagn_enum(name.data(), static_cast<unsigned>(name.size()));
     const std::uint32_t id = open.id(tag, name);

@@ -16,13 +16,18 @@
 //
 // Size: gumbo's tree costs ~150 bytes per node, and each link ~100 more in
 // the TextDocument, so a 35 MB page of a million links needed over 1 GB.
-// Past `max_elements` elements every further tag is dropped (raw-text
-// elements such as <script> with their content) and the rest of the page is
-// read as text in the element open at that point; past `max_links` <a>
-// elements further <a> tags are dropped and their anchor text stays. A
-// crawler gains nothing from the 100,001st link of one page, and ordinary
-// pages have a few thousand elements (the 250 pages of the htmldate set at
-// most 4,437), so the defaults only bite on generated or hostile pages.
+// Past `max_elements` elements (comments and doctypes count) every further
+// tag and comment is dropped (raw-text elements such as <script> with their
+// content) and the rest of the page is read as text in the element open at
+// that point; past `max_links` <a> elements further <a> tags are dropped
+// and their anchor text stays. A crawler gains nothing from the 100,001st
+// link of one page, and ordinary pages have a few thousand elements (the 250
+// pages of the htmldate set at most 4,437), so the defaults only bite on
+// generated or hostile pages.
+//
+// Attributes: gumbo compares each attribute with all the earlier ones of
+// its tag (quadratic: 100k attributes on one tag take minutes); attributes
+// past `max_attributes` are blanked out with spaces.
 //
 // A dropped block element or line break leaves a space, so that words do
 // not run together; an inline one leaves nothing (see BoundedMarkup). Pages
@@ -40,6 +45,7 @@ struct MarkupLimits {
   std::size_t max_depth = 512;        // Blink's parser limit
   std::size_t max_elements = 200000;  // elements of the page kept as markup
   std::size_t max_links = 100000;     // <a> elements kept as links
+  std::size_t max_attributes = 128;   // per tag
 };
 
 // Maps offsets of a rewritten text back to the text it was made from, in

@@ -149,5 +149,38 @@ TEST(HtmlLimits, PastTheElementLimitTheRestIsText) {
   EXPECT_EQ(doc.title, "Arquivo");
 }
 
+TEST(HtmlLimits, AttributesPastTheLimitAreBlankedOut) {
+  std::string tag = "<a href=\"/1944/06/06/desembarque\"";
+  for (int i = 0; i < 300; ++i) tag += " data-x" + std::to_string(i) + "='v>" + std::to_string(i) + "'";
+  const std::string page = "<html><body><p>" + tag + ">O desembarque</a> foi a 6 de junho de 1944.</p>";
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(page, MarkupLimits{}, &cut));
+  ASSERT_EQ(cut.html.size(), page.size());
+  // The first 128 attributes stay as written, the rest are spaces.
+  const std::size_t first_gone = page.find(" data-x127=") + 1;
+  EXPECT_EQ(cut.html.substr(0, first_gone), page.substr(0, first_gone));
+  const std::size_t gt = page.find(">O desembarque");
+  EXPECT_EQ(cut.html.substr(first_gone, gt - first_gone), std::string(gt - first_gone, ' '));
+  TextDocument doc = html_document(page);
+  EXPECT_EQ(doc.text, "O desembarque foi a 6 de junho de 1944.");
+  ASSERT_EQ(doc.links.size(), 1u);
+  EXPECT_EQ(doc.links[0].href, "/1944/06/06/desembarque");
+}
+
+TEST(HtmlLimits, CommentsCountAsElementsAndGoPastTheLimit) {
+  std::string page = "<!DOCTYPE html><html><body><p>Em maio de 1944.</p>";
+  for (int i = 0; i < 20; ++i) page += "<!-- nota " + std::to_string(i) + " --><!---->";
+  page += "<p>Em junho de 1944.</p>";
+  MarkupLimits limits;
+  limits.max_elements = 12;  // the doctype, a <p>, 10 comments
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(page, limits, &cut));
+  EXPECT_NE(cut.html.find("<!-- nota 4 --><!---->"), std::string::npos);
+  EXPECT_EQ(cut.html.find("nota 5"), std::string::npos);
+  EXPECT_EQ(cut.dropped_tags, 30u + 2u);  // 30 comments, the second <p> and its end tag
+  TextDocument doc = html_document(cut.html);
+  EXPECT_EQ(doc.text, "Em maio de 1944.\n\nEm junho de 1944.");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
