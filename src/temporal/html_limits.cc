@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <unordered_map>
+#include <utility>
 
 namespace cronista::temporal {
 namespace {
@@ -155,6 +156,48 @@ bool leaves_space(GumboTag t) {
          (t != GUMBO_TAG_UNKNOWN && is_special(t) && t != GUMBO_TAG_BUTTON && t != GUMBO_TAG_SELECT);
 }
 
+// The list of active formatting elements (b, i, font… left open), which
+// the tree builder reopens, all of them, before each run of text: without a
+// bound, "<p><b id=1>x</p><p><b id=2>x</p>…" builds a number of elements
+// quadratic in the page's length. Approximate like OpenElements: no markers
+// (table cells and captions would clear the list), so it may count more
+// entries than there are, which only costs formatting. <a> and <nobr> are
+// left out: a new one closes the old one.
+class ActiveFormatting {
+ public:
+  ActiveFormatting() : by_tag_(GUMBO_TAG_LAST) {}
+
+  static bool tracked(GumboTag t) { return is_formatting(t) && t != GUMBO_TAG_A && t != GUMBO_TAG_NOBR; }
+  std::size_t size() const { return size_; }
+  static std::uint64_t key(GumboTag t, std::string_view attributes) {
+    return std::hash<std::string_view>{}(attributes) * 31 + static_cast<std::uint64_t>(t);
+  }
+  // Noah's Ark: a fourth identical entry replaces the first, so adds none.
+  bool adds(std::uint64_t k) const {
+    const auto it = identical_.find(k);
+    return it == identical_.end() || it->second < 3;
+  }
+  void add(GumboTag t, std::uint64_t k) {
+    if (!adds(k)) return;
+    ++identical_[k];
+    by_tag_[t].push_back(k);
+    ++size_;
+  }
+  // An end tag removes the last entry of its tag, open or not.
+  void remove_last(GumboTag t) {
+    if (by_tag_[t].empty()) return;
+    const std::uint64_t k = by_tag_[t].back();
+    by_tag_[t].pop_back();
+    if (--identical_[k] == 0) identical_.erase(k);
+    --size_;
+  }
+
+ private:
+  std::vector<std::vector<std::uint64_t>> by_tag_;
+  std::unordered_map<std::uint64_t, int> identical_;
+  std::size_t size_ = 0;
+};
+
 // The approximate stack of open elements. Ids are GumboTag values, and
 // unknown (custom) element names get ids of their own past GUMBO_TAG_LAST
 // (the first kMaxUnknownNames of them; later ones share one).
@@ -203,6 +246,14 @@ class OpenElements {
   // Pops everything above position `pos`.
   void pop_above(long pos) { pop_to(pos + 1); }
 
+  // Formatting elements popped (not by their own end tag) since the last
+  // call: still in the list of active formatting elements, so reopened, as
+  // copies, before the next text.
+  std::size_t take_formatting_popped() { return std::exchange(formatting_popped_, 0); }
+  void forget_one_formatting_popped() {
+    if (formatting_popped_ > 0) --formatting_popped_;
+  }
+
   // Removes the innermost element with this id only, leaving the elements
   // above it open.
   void remove_top(std::uint32_t id) {
@@ -225,6 +276,7 @@ class OpenElements {
     if (e.live) {
       tops_[e.id].pop_back();
       --live_;
+      if (e.id < GUMBO_TAG_LAST && ActiveFormatting::tracked(static_cast<GumboTag>(e.id))) ++formatting_popped_;
     }
   }
   // Keeps the innermost entry a live one.
@@ -247,6 +299,7 @@ class OpenElements {
   std::vector<std::uint32_t> specials_, boundaries_;
   std::unordered_map<std::string, std::uint32_t> unknown_;
   std::size_t live_ = 0;
+  std::size_t formatting_popped_ = 0;
 };
 
 // Bytes [start, end) overwritten: by NULs (a dropped tag or comment, after
@@ -368,11 +421,24 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
   // Dropped start tags whose end tag has not come yet, per id.
   std::unordered_map<std::uint32_t, std::size_t> pending;
   std::size_t elements = 0, links = 0;
+  ActiveFormatting formatting;
+  std::size_t off_stack = 0;  // entries of `formatting` whose element is closed
   std::size_t i = 0;
   const std::size_t n = html.size();
   while (i < n) {
     const std::size_t lt = html.find('<', i);
     if (lt == std::string_view::npos || lt + 1 >= n) break;
+    // Text since the last tag: the tree builder first reopens, as copies,
+    // the formatting elements closed while still in the list.
+    off_stack = std::min(off_stack + open.take_formatting_popped(), formatting.size());
+    if (off_stack > 0) {
+      bool text = false;
+      for (std::size_t k = i; k < lt && !text; ++k) text = !is_space(html[k]);
+      if (text) {
+        elements += off_stack;
+        for (; off_stack > 0; --off_stack) open.push(GUMBO_TAG_B);
+      }
+    }
     const char c = html[lt + 1];
     if (c == '!' || c == '?') {
       // A comment, doctype or processing instruction: one node each, so
@@ -426,6 +492,10 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
         continue;
       }
       const long at = open.top(id);
+      if (ActiveFormatting::tracked(tag)) {
+        formatting.remove_last(tag);
+        if (at < 0 && off_stack > 0) --off_stack;  // its entry was a closed one
+      }
       if (at < 0 || tag == GUMBO_TAG_HTML || tag == GUMBO_TAG_BODY || tag == GUMBO_TAG_HEAD) continue;
       if (tag == GUMBO_TAG_FORM) {
         // Closes the form alone; what was opened inside it stays open.
@@ -434,8 +504,12 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
         if (is_scope_boundary(tag) || at > open.top_boundary()) open.pop_to(at);
       } else if (tag != GUMBO_TAG_UNKNOWN && is_formatting(tag)) {
         if (at > open.top_boundary()) {
-          if (open.top_special() > at) open.remove_top(id);
-          else open.pop_to(at);
+          if (open.top_special() > at) {
+            open.remove_top(id);
+          } else {
+            open.pop_to(at);
+            open.forget_one_formatting_popped();  // closed by its own end tag
+          }
         }
       } else if (at > open.top_special()) {
         open.pop_to(at);
@@ -473,6 +547,15 @@ bool bound_markup(std::string_view html, const MarkupLimits& limits, BoundedMark
       continue;
     }
     if (tag == GUMBO_TAG_A) ++links;
+    if (ActiveFormatting::tracked(tag)) {
+      const std::uint64_t k = ActiveFormatting::key(tag, html.substr(name_end, gt - name_end));
+      if (formatting.adds(k) && formatting.size() >= limits.max_formatting) {
+        ++pending[id];
+        drop(Drop{lt, after, false});
+        continue;
+      }
+      formatting.add(tag, k);
+    }
     const long table = open.top(GUMBO_TAG_TABLE);
     switch (tag) {
       case GUMBO_TAG_TD:

@@ -182,5 +182,25 @@ TEST(HtmlLimits, CommentsCountAsElementsAndGoPastTheLimit) {
   EXPECT_EQ(doc.text, "Em maio de 1944.\n\nEm junho de 1944.");
 }
 
+// Formatting elements left open are reopened before every run of text;
+// distinct ones pile up (Noah's Ark only bounds identical ones to three).
+TEST(HtmlLimits, FormattingLeftOpenIsBounded) {
+  std::string page = "<html><body>";
+  for (int i = 0; i < 5000; ++i)
+    page += "<p><font color=\"#" + std::to_string(100000 + i) + "\">Ata n.º " + std::to_string(i) + " de 1944</p>";
+  BoundedMarkup cut;
+  ASSERT_TRUE(bound_markup(page, MarkupLimits{}, &cut));
+  std::size_t kept = 0;
+  for (std::size_t at = cut.html.find("<font"); at != std::string::npos; at = cut.html.find("<font", at + 1)) ++kept;
+  EXPECT_EQ(kept, MarkupLimits{}.max_formatting);
+  TextDocument doc = html_document(page);
+  EXPECT_EQ(doc.blocks.size(), 5000u);
+  EXPECT_NE(doc.text.find("Ata n.º 4999 de 1944"), std::string::npos);
+  // Identical ones, as sloppy pages write them, are never dropped.
+  std::string sloppy = "<html><body>";
+  for (int i = 0; i < 5000; ++i) sloppy += "<p><font size=2><b>Ata n.º " + std::to_string(i) + " de 1944</p>";
+  EXPECT_FALSE(bound_markup(sloppy, MarkupLimits{}, &cut));
+}
+
 }  // namespace
 }  // namespace cronista::temporal
