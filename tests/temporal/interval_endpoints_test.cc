@@ -65,6 +65,9 @@ TEST(IntervalEndpoints, TimesAndDatesInBrazilianPortuguese) {
             (std::vector<std::string>{"10=2009-05-10", "15 de maio=2009-05-15"}));
   EXPECT_EQ(ends("O time ficou em obras entre 2 de março e 4 de abril de 2001.", "2 de março e 4 de abril de 2001"),
             (std::vector<std::string>{"2 de março=2001-03-02", "4 de abril de 2001=2001-04-04"}));
+  // Without a preposition before the first day, as in event headers.
+  EXPECT_EQ(ends("Belo Horizonte, 10 a 14 de novembro de 2003. Inscrições abertas.", "10 a 14 de novembro de 2003"),
+            (std::vector<std::string>{"10=2003-11-10", "14 de novembro de 2003=2003-11-14"}));
 }
 
 TEST(IntervalEndpoints, PointsAndDurationsHaveNone) {
