@@ -73,7 +73,7 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--retries", o.retries, "retries of a 5xx/429/time-out")->check(CLI::NonNegativeNumber);
   app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--resources", resources, "folder with resources/pt and patterns (default: CRONISTA_HOME)");
+  app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
   app.add_option("--patterns", o.pattern_files,
                  "tagger pattern file, repeatable, later ones layered over earlier ones "
                  "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")

@@ -17,11 +17,13 @@ namespace cronista::cli {
 int cmd_learn(int argc, char** argv) {
   CLI::App app{"Learn temporal-expression patterns from a corpus (co-occurrence processor).", "cronista learn"};
   std::vector<std::string> corpus;
-  std::string resources, out;
+  std::string resources, home, out;
   temporal::LearnerOptions options;
   bool quiet = false;
   app.add_option("--corpus", corpus, "text files, folders or JSONL files")->required();
-  app.add_option("--resources", resources, "folder with the Portuguese word lists (default resources/pt)");
+  app.add_option("--resources", resources, "folder with the Portuguese word lists (default: HOME/resources/pt)");
+  app.add_option("--home", home, "folder holding resources/pt (default: $CRONISTA_HOME or the source tree)")
+      ->excludes("--resources");
   app.add_option("--window", options.window, "words before and after a marker")->check(CLI::Range(1, 8));
   app.add_option("--min-frequency", options.min_frequency, "drop patterns seen fewer times")
       ->check(CLI::Range(1L, 1000000000L));
@@ -30,7 +32,7 @@ int cmd_learn(int argc, char** argv) {
   app.add_option("--out", out, "pattern file to write")->required();
   if (auto code = parse(app, argc, argv)) return *code;
 
-  if (resources.empty()) resources = temporal::default_home() + "/resources/pt";
+  if (resources.empty()) resources = (home.empty() ? temporal::default_home() : home) + "/resources/pt";
   auto lexicon = temporal::Lexicon::load(resources);
   if (!lexicon.ok()) return fail("learn", lexicon.status().message());
 
