@@ -11,6 +11,7 @@
 #include "temporal/pattern_learner.h"
 #include "temporal/pattern_set.h"
 #include "temporal/tagger.h"
+#include "temporal/text_fold.h"
 
 namespace cronista::cli {
 
@@ -39,10 +40,20 @@ int cmd_learn(int argc, char** argv) {
   const auto started = std::chrono::steady_clock::now();
   temporal::PatternLearner learner(*lexicon, options);
   long reported_mb = 0;
+  // Damaged input is reported and skipped, never silently learned from: bad
+  // bytes become U+FFFD (they cannot form a word), broken JSONL lines are
+  // left out. Both are counted in a summary that --quiet does not hide.
+  std::size_t skipped_lines = 0, repaired_documents = 0;
+  std::string first_skipped;
   const Status read = temporal::for_each_corpus_text(
       corpus,
       [&](std::string_view text) {
-        learner.add_text(text);
+        if (temporal::valid_utf8(text)) {
+          learner.add_text(text);
+        } else {
+          ++repaired_documents;
+          learner.add_text(temporal::replace_invalid_utf8(text));
+        }
         const long mb = learner.stats().bytes >> 22;  // every 4 MiB
         if (!quiet && mb != reported_mb) {
           reported_mb = mb;
@@ -52,8 +63,17 @@ int cmd_learn(int argc, char** argv) {
       },
       [&](const std::string& path) {
         if (!quiet) std::cerr << "learn: read " << path << "\n";
+      },
+      [&](const std::string& problem) {
+        if (skipped_lines++ == 0) first_skipped = problem;
       });
   if (!read.ok()) return fail("learn", read.message());
+  if (skipped_lines > 0)
+    std::cerr << "learn: skipped " << skipped_lines << " malformed JSONL line(s), the first at " << first_skipped
+              << "\n";
+  if (repaired_documents > 0)
+    std::cerr << "learn: replaced invalid UTF-8 in " << repaired_documents << " document(s)\n";
+  if (learner.stats().documents == 0) return fail("learn", "no document read from the corpus");
 
   const std::vector<temporal::Pattern> patterns = learner.patterns();
   const std::string file = temporal::format_pattern_file(patterns, learner.file_header());
