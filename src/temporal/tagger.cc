@@ -3,6 +3,9 @@
 // contexts, fixes the TimeML and HAREM extents (leading prepositions out of
 // the one, into the other), reads the context cues the resolver needs and
 // resolves it (resolver.h), carrying the anaphora anchor along the text.
+// It also records what annotation schemes other than the contract's need:
+// the two ends of an interval (TimeML marks each) and the words that name a
+// time (named-entity schemes such as the First HAREM mark only those).
 #include "temporal/tagger.h"
 
 #include <algorithm>
