@@ -18,9 +18,13 @@ struct Item {
 
 bool overlaps(std::size_t a, std::size_t b, std::size_t c, std::size_t d) { return a < d && c < b; }
 
-// TimeML values compare without trailing zero seconds ("T01:58:00" = "T01:58").
+// TimeML values compare without trailing zero seconds or minutes: the same
+// clock time written to another precision ("T01:58:00" = "T01:58", "T17:00" =
+// "T17").
 std::string norm_value(std::string v) {
-  if (v.size() > 3 && v.compare(v.size() - 3, 3, ":00") == 0 && std::count(v.begin(), v.end(), ':') == 2)
+  auto zero_tail = [&v] { return v.size() > 3 && v.compare(v.size() - 3, 3, ":00") == 0; };
+  if (zero_tail() && std::count(v.begin(), v.end(), ':') == 2) v.resize(v.size() - 3);
+  if (zero_tail() && std::count(v.begin(), v.end(), ':') == 1 && v.size() > 6 && v[v.size() - 6] == 'T')
     v.resize(v.size() - 3);
   return v;
 }

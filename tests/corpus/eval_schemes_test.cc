@@ -4,7 +4,9 @@
 // intervalos.tml (TimeML): 10 TIMEX3s, the ends of five intervals ("entre
 // 1985 e 1987", "de abril a maio de 2009", "das 10h às 16h30", "1939-1945",
 // "desde 1990 até 1995"). The tagger finds each interval as one expression;
-// scored by its ends it has the 10 gold extents and values: everything 1.0.
+// scored by its ends it has the 10 gold extents and values: everything 1.0
+// (the gold writes "10h" to the hour, 2009-03-02T10, the tagger to the
+// minute, 2009-03-02T10:00: the same clock time).
 //
 // primeiro.harem.xml (First HAREM, versao "PrimeiroHAREM-…"): 11 TEMPO
 // entities: 25, 28 de Junho, 10h, 22h30, Maio de 1931, século XX, 1914-1918,
