@@ -131,5 +131,23 @@ TEST(IntervalOutput, Timex3MarksEachEndAndJsonKeepsOneExpression) {
   EXPECT_NE(harem.out.find("SUBTYPE=\"INTERVAL\">de abril a maio de 2009</EM>"), std::string::npos) << harem.out;
 }
 
+TEST(IntervalOutput, HtmlEndpointsAreOffsetsIntoTheInput) {
+  const std::string page =
+      "<html><head><meta name=\"date\" content=\"2009-03-02\"></head>"
+      "<body><p>O festival decorre de <i>abril</i> a maio de 2009 no Porto.</p></body></html>";
+  auto run = testing::run_cronista({"tag", "--html"}, page);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto j = nlohmann::json::parse(run.out);
+  ASSERT_EQ(j["expressions"].size(), 1u) << run.out;
+  const auto& e = j["expressions"][0];
+  ASSERT_EQ(e["endpoints"].size(), 2u) << run.out;
+  EXPECT_EQ(e["endpoints"][0]["text"], "abril");
+  EXPECT_EQ(e["endpoints"][1]["text"], "maio de 2009");
+  for (const auto& p : e["endpoints"]) {
+    const std::size_t s = p["start"], t = p["end"];
+    EXPECT_EQ(page.substr(s, t - s), p["text"].get<std::string>());
+  }
+}
+
 }  // namespace
 }  // namespace cronista::temporal
