@@ -582,47 +582,39 @@ Sentence Generator::explicit_sentence(const Fact& f, bool allow_trailing) {
   std::string form;
   Vars vars = date_vars(first);
   bool single = true;
+  // The sentence states the date in a form of this grain, with this truth.
+  const auto state = [&](const char* grain_name, DaySpan span, DateGrain grain) {
+    form = rng_.pick(c_.forms.at(grain_name));
+    s.periods.push_back(span);
+    s.anchor_grain = grain;
+  };
   switch (f.when.grain) {
     case DateGrain::Day: {
       const std::string md = two(first.month) + "-" + two(first.day);
       auto h = c_.holidays.find(md);
       const int roll = rng_.uniform(0, 99);
       if (h != c_.holidays.end() && roll < 50) {
-        form = rng_.pick(c_.forms.at("holiday"));
         vars.push_back({"holiday", h->second});
-        s.periods.push_back(day_span(first));
-        s.anchor_grain = DateGrain::Day;
+        state("holiday", day_span(first), DateGrain::Day);
       } else if (roll < 85) {
-        form = rng_.pick(c_.forms.at("day"));
-        s.periods.push_back(day_span(first));
-        s.anchor_grain = DateGrain::Day;
+        state("day", day_span(first), DateGrain::Day);
       } else if (roll < 93) {
-        form = rng_.pick(c_.forms.at("month"));
-        s.periods.push_back(month_span(first.year, first.month));
-        s.anchor_grain = DateGrain::Month;
+        state("month", month_span(first.year, first.month), DateGrain::Month);
       } else {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       }
       break;
     }
     case DateGrain::Month:
       if (rng_.percent(85)) {
-        form = rng_.pick(c_.forms.at("month"));
-        s.periods.push_back(month_span(first.year, first.month));
-        s.anchor_grain = DateGrain::Month;
+        state("month", month_span(first.year, first.month), DateGrain::Month);
       } else {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       }
       break;
     case DateGrain::Year:
       if (rng_.percent(92)) {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       } else {
         const int decade = first.year - ((first.year % 10) + 10) % 10;
         form = rng_.pick(c_.forms.at("decade"));

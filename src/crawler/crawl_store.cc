@@ -2,6 +2,7 @@
 #include "crawler/crawl_store.h"
 
 #include <ctime>
+#include <iostream>
 #include <unordered_map>
 
 namespace cronista::crawler {
@@ -357,7 +358,9 @@ Status CrawlStore::start(std::function<void(std::uint64_t)> on_commit) {
   if (!options_.order_out.empty())
     if (Status s = rewrite_order_file(); !s.ok()) return s;
   if (!options_.warc.empty()) {
-    auto w = WarcWriter::open(options_.warc, options_.software);
+    WarcWriter::Options warc_options;
+    warc_options.on_repair = [](const std::string& message) { std::cerr << "cronista crawl: " << message << "\n"; };
+    auto w = WarcWriter::open(options_.warc, options_.software, warc_options);
     if (!w.ok()) return w.status();
     warc_ = std::move(*w);
   }
