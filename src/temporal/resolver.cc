@@ -6,12 +6,14 @@
 // expressions without their reference point stay unresolved.
 #include "temporal/resolver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include "temporal/calendar.h"
 #include "temporal/tense.h"
+#include "temporal/text_fold.h"
 
 namespace cronista::temporal {
 
@@ -22,6 +24,14 @@ bool all_digits(std::string_view s) {
   for (char c : s)
     if (c < '0' || c > '9') return false;
   return true;
+}
+
+// The word starting at or after folded[p] (skipping spaces), empty if none.
+std::string_view word_at(std::string_view t, std::size_t p) {
+  while (p < t.size() && t[p] == ' ') ++p;
+  std::size_t e = p;
+  while (e < t.size() && is_word_char_at(t, e)) ++e;
+  return t.substr(p, e - p);
 }
 
 long to_long(std::string_view s) { return std::strtol(std::string(s).c_str(), nullptr, 10); }
@@ -335,6 +345,7 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
       Resolution l = resolve_tokens(left_full, point, ctx);
       if (l.reject || r.reject || l.value.empty()) return resolve_tokens(tokens, pattern, ctx);
       Resolution out = l;
+      out.trim_end = 0;
       out.interval = true;
       out.chronons.clear();
       if (!l.chronons.empty()) out.chronons.push_back(l.chronons.front());
@@ -343,7 +354,18 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
       return out;
     }
   }
-  return resolve_tokens(tokens, pattern, ctx);
+  Resolution r = resolve_tokens(tokens, pattern, ctx);
+  if (r.trim_end > 0) {
+    // Drop that many words (and the spaces before them) from the end.
+    std::size_t e = span.size();
+    for (std::size_t words = r.trim_end; words > 0 && e > 0; --words) {
+      while (e > 0 && span[e - 1] == ' ') --e;
+      while (e > 0 && span[e - 1] != ' ') --e;
+    }
+    while (e > 0 && span[e - 1] == ' ') --e;
+    r.trim_end = e > 0 ? span.size() - e : 0;
+  }
+  return r;
 }
 
 Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern& pattern,
@@ -842,6 +864,16 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   const bool relative_shift = (f.ago || f.from_now || f.after || f.before) && f.quantified_unit;
   bool duration = pattern.timex == TimexType::Duration;
   if (relative_shift && f.ago && (ctx.duration_cue || ctx.que_after)) duration = true;
+  // "dois anos depois de a guerra acabar", "30 dias antes de concluírem": the
+  // shift is measured from an event, so the expression is the duration and
+  // "depois de" the signal linking it (TimeML), not a date.
+  if (relative_shift && (f.after || f.before) && !f.ago && !f.from_now && ctx.end > 0 &&
+      lex_->in_class(word_at(ctx.folded, ctx.end), "EVENT_LINK")) {
+    duration = true;
+    // Counted in words here; resolve() turns them into bytes of the span.
+    for (std::size_t i = n; i > 0 && (tk[i - 1].get("AFTER") || tk[i - 1].get("BEFORE")); --i)
+      res.trim_end += 1 + static_cast<std::size_t>(std::count(tk[i - 1].text.begin(), tk[i - 1].text.end(), ' '));
+  }
   // "os primeiros nove meses (de 1997)", "a primeira semana": a stretch of
   // time, whatever the pattern said.
   if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&

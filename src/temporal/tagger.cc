@@ -279,6 +279,12 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ctx.end = end;
     Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
     if (r.reject) continue;
+    // "[dois anos] depois de…": the signal stays out of the TimeML extent, in the HAREM one.
+    const std::size_t harem_end = end;
+    if (r.trim_end > 0 && r.trim_end < end - start) {
+      end -= r.trim_end;
+      if (is_age(t, harem_start, start, end)) continue;  // "reformou-se aos 65 anos depois de…"
+    }
     // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
     if (auto art = word_before(t, start); art && in_class_word(t, art, "ARTICLE")) {
       const std::string_view a = t.substr(art->start, art->end - art->start);
@@ -306,7 +312,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.start = start - 1;
     e.end = end - 1;
     e.harem_start = harem_start - 1;
-    e.harem_end = end - 1;
+    e.harem_end = harem_end - 1;
     e.text.assign(text.substr(e.start, e.end - e.start));
     e.type = r.type;
     e.value = std::move(r.value);
