@@ -1042,19 +1042,34 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else if (have_dct) {
       // News: the occurrence the tense points to, else the nearest one.
       res.reference = Reference::Deictic;
-      const int past = f.month <= dct.month ? dct.year : dct.year - 1;
-      const int next = f.month >= dct.month ? dct.year : dct.year + 1;
       const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
+      const int past = md <= dd ? dct.year : dct.year - 1;
+      const int next = md >= dd ? dct.year : dct.year + 1;
       if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
       else if (ctx.direction > 0) year = md >= dd ? dct.year : dct.year + 1;
       else if (ctx.direction < 0) year = md <= dd ? dct.year : dct.year - 1;
-      else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
-        year = tense > 0 ? next : past;
       else {
-        const int dp = (dct.year - past) * 12 + dct.month - f.month;
-        const int dn = (next - dct.year) * 12 + f.month - dct.month;
-        year = dn + 2 < dp ? next : past;
+        // How far back the last occurrence lies and how far ahead the next
+        // one, in months, each side made farther by what speaks against it:
+        // news leans to the past (2 months); a verb of the expression's own
+        // clause weighs 9 months, one elsewhere in the sentence 5; a word
+        // like "até" before it leans ahead (4). So "foi prorrogada até 16 de
+        // novembro" a fortnight before still reads ahead, and "será
+        // comandante numa missão em dezembro" in March reads ahead.
+        const double day_shift = f.day > 0 ? (dct.day - f.day) / 30.44 : 0.0;
+        double dp = (dct.year - past) * 12 + dct.month - f.month + day_shift;
+        double dn = (next - dct.year) * 12 + f.month - dct.month - day_shift + 2;
+        const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
+        const double weight = cue.in_clause ? 9 : 5;
+        if (cue.tense < 0) dn += weight;
+        else if (cue.tense > 0) dp += weight;
+        std::size_t b = ctx.start;
+        while (b > 0 && ctx.folded[b - 1] == ' ') --b;
+        std::size_t a = b;
+        while (a > 0 && ctx.folded[a - 1] != ' ') --a;
+        if (lex_->in_class(ctx.folded.substr(a, b - a), "LEANS_FUTURE")) dp += 4;
+        year = dn < dp ? next : past;
       }
     } else if (ctx.anchor && ctx.anchor->year >= 0) {
       year = ctx.anchor->year;

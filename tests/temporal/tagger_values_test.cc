@@ -67,5 +67,33 @@ TEST(TaggerValues, AShiftFromAnEventIsADuration) {
   EXPECT_EQ(find(r, "Dois anos depois").value, "1992");
 }
 
+TEST(TaggerValues, TheVerbOfItsClausePicksTheYearOfAMonth) {
+  // A future verb of the same clause outweighs a nearer past month.
+  auto r = tag("A coronel será nomeada comandante do vaivém espacial para uma missão em dezembro.", Date{1998, 3, 4});
+  EXPECT_EQ(find(r, "dezembro").value, "1998-12");
+  // A past verb of the sentence keeps a month that is nearer ahead in the past.
+  r = tag("Taylor, que deixou o cargo de presidente, presidente e diretor geral em março por motivos de saúde, "
+          "foi substituído.",
+          Date{1989, 11, 2});
+  EXPECT_EQ(find(r, "março").value, "1989-03");
+  // The verb of the clause, not the nearer one of the main clause.
+  r = tag("Os governos, cujas conversações devem terminar até maio, convidaram o partido a aderir.", Date{1998, 3, 22});
+  EXPECT_EQ(find(r, "maio").value, "1998-05");
+  // A deadline a fortnight ahead stays ahead whatever the tense.
+  r = tag("A proposta, que devia caducar na sexta-feira, foi prorrogada até 16 de novembro.", Date{1989, 10, 30});
+  EXPECT_EQ(find(r, "16 de novembro").value, "1989-11-16");
+  // The conditional of reported speech looks ahead.
+  r = tag("O ministro disse que os novos voos partiriam de Bombaim a 6 de agosto.", Date{1998, 2, 13});
+  EXPECT_EQ(find(r, "6 de agosto").value, "1998-08-06");
+}
+
+TEST(TaggerValues, NounsEndingInIaAreNotVerbsInThePast) {
+  // pt-BR: "Índia", "econômica" are not imperfects; "vai" speaks of the future.
+  auto r = tag("A companhia aérea vai dobrar os voos para a Índia até agosto.", Date{2010, 2, 15});
+  EXPECT_EQ(find(r, "agosto").value, "2010-08");
+  r = tag("O governo anunciou em fevereiro a nova política econômica.", Date{2010, 6, 15});
+  EXPECT_EQ(find(r, "fevereiro").value, "2010-02");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
