@@ -81,6 +81,7 @@ struct Facts {
   int rel = 0;             // +1 next/following, -1 last/previous, 0 this/same
   enum class RelKind { None, Deictic, Anaphoric } rel_kind = RelKind::None;
   bool rel_this = false;
+  bool demonstrative = false;  // "este", "neste" (not "em curso", "corrente")
   std::string position;
   bool ago = false, after = false, before = false, from_now = false;
   double amount = -1;      // quantity before a unit
@@ -647,6 +648,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     if (t.get("MOD_THIS")) {
       f.rel = 0, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = true;
+      f.demonstrative = t.get("DEMONSTRATIVE") != nullptr;
       continue;
     }
     if (t.get("MOD_FOLLOWING")) {
@@ -1216,12 +1218,15 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     if (f.rel_kind == Facts::RelKind::None || f.outer_year) {
       // A bare unit is the one under discussion ("o trimestre") when the text
-      // has named one, else the current one ("o ano"); "trimestre homólogo do
+      // has named one, else the current one ("o ano"); a year ahead of the
+      // document date was a forecast ("começa a produzir em 1993"), not the
+      // time under discussion; "trimestre homólogo do
       // ano passado" is that one moved by the year's modifier.
       Date b = *base;
       if (f.unit == "Q" && ctx.quarter)
         b = Date{ctx.quarter->year, ctx.quarter->month, 1};
-      else if (ctx.anchor && ctx.anchor->year >= 0 && ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
+      else if (ctx.anchor && ctx.anchor->year >= 0 && (!have_dct || ctx.anchor->year <= dct.year) &&
+               ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
         b = Date{ctx.anchor->year, ctx.anchor->month > 0 ? ctx.anchor->month : 1, 1};
       if (f.outer_year) b = add_months(b, 12 * (f.rel_this ? 0 : f.rel));
       set_unit_value(b, f.unit);
@@ -1233,7 +1238,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     Date b = *base;
-    if (f.unit == "Q" && anaphoric && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};  // "esse trimestre"
+    // "esse trimestre", and in a report on a quarter "este trimestre" too: the
+    // quarter reported on, not the one running at the document date ("o
+    // trimestre em curso").
+    if (f.unit == "Q" && (anaphoric || f.demonstrative) && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};
     set_unit_value(shift_unit(b, f.unit, f.rel), f.unit);
     return res;
   }

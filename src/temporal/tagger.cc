@@ -340,7 +340,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       // the quarter a report is about.
       const bool future_quarter = dct && r.new_anchor->quarter > 0 &&
                                   r.new_anchor->year * 4 + r.new_anchor->quarter >= dct->year * 4 + (dct->month - 1) / 3 + 1;
-      if (r.new_anchor->quarter > 0 && !future_quarter) quarter = r.new_anchor;
+      // Nor is an earlier quarter named in passing ("após um segundo trimestre
+      // em baixo") once a later one is the subject.
+      const bool earlier_quarter = quarter && r.new_anchor->quarter > 0 &&
+                                   r.new_anchor->year * 4 + r.new_anchor->quarter < quarter->year * 4 + quarter->quarter;
+      if (r.new_anchor->quarter > 0 && !future_quarter && !earlier_quarter) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }

@@ -95,5 +95,38 @@ TEST(TaggerValues, NounsEndingInIaAreNotVerbsInThePast) {
   EXPECT_EQ(find(r, "fevereiro").value, "2010-02");
 }
 
+// The expression with this value; fails the test if absent.
+Found with_value(const std::vector<Found>& all, const std::string& value) {
+  for (const auto& f : all)
+    if (f.value == value) return f;
+  ADD_FAILURE() << "no expression valued " << value;
+  return {};
+}
+
+TEST(TaggerValues, AReportOnAQuarterKeepsItsSubject) {
+  const Date dct{1989, 11, 1};
+  auto r = tag("A empresa anunciou um aumento de 20% no lucro do terceiro trimestre. Após um segundo trimestre em "
+               "baixo, atribuiu o aumento aos consumíveis. As despesas foram inferiores às de há um ano. O prejuízo "
+               "deste trimestre inclui encargos. O trimestre em curso começou bem.",
+               dct);
+  EXPECT_EQ(find(r, "um segundo trimestre").value, "1989-Q2");
+  EXPECT_EQ(find(r, "há um ano").value, "1988-Q3");  // the subject a year before, not the quarter in passing
+  EXPECT_EQ(with_value(r, "1989-Q3").text, "terceiro trimestre");
+  EXPECT_EQ(find(r, "trimestre").value, "1989-Q3");  // "deste trimestre": the one reported on
+  EXPECT_EQ(find(r, "O trimestre em curso").value, "1989-Q4");  // the one running at the document date
+  // pt-BR.
+  r = tag("O lucro no segundo trimestre caiu. Neste trimestre, a empresa lucrou mais com a exportação.", Date{2010, 8, 10});
+  EXPECT_EQ(find(r, "trimestre").value, "2010-Q2");
+}
+
+TEST(TaggerValues, AYearAheadIsAForecastNotTheYearUnderDiscussion) {
+  auto r = tag("A fábrica só começa a produzir em 1993. A empresa previu um aumento dos resultados para o ano inteiro.",
+               Date{1989, 10, 30});
+  EXPECT_EQ(find(r, "o ano inteiro").value, "1989");
+  // A past year named is the one under discussion.
+  r = tag("Em 1755 a cidade foi destruída. O ano inteiro foi de reconstrução.", Date{2010, 6, 15});
+  EXPECT_EQ(find(r, "O ano inteiro").value, "1755");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
