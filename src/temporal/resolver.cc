@@ -1138,9 +1138,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
+    // Only a verb of its own clause puts a weekday ahead: in "o acordo,
+    // anunciado sexta-feira, daria aos acionistas…" the future is another clause's.
+    auto clause_future = [&]() {
+      const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
+      return cue.tense > 0 && cue.in_clause;
+    };
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
-                                      (ctx.direction > 0 ||
-                                       (ctx.direction == 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0)));
+                                      (ctx.direction > 0 || (ctx.direction == 0 && clause_future())));
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {
