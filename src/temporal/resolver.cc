@@ -82,6 +82,7 @@ struct Facts {
   enum class RelKind { None, Deictic, Anaphoric } rel_kind = RelKind::None;
   bool rel_this = false;
   bool demonstrative = false;  // "este", "neste" (not "em curso", "corrente")
+  bool grade = false;          // "o 12.º ano": a school grade, not a time
   std::string position;
   bool ago = false, after = false, before = false, from_now = false;
   double amount = -1;      // quantity before a unit
@@ -422,6 +423,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       if (w.find("\xC2\xBA") != std::string::npos || w.find("\xC2\xAA") != std::string::npos ||
           w.find('o') != std::string::npos) {
         f.ordinal = std::atoi(w.c_str());
+        // "o 12.º ano", "do 9º ano": a school grade.
+        if (i + 1 < n && lex_->in_class(tk[i + 1].text, "GRADE_UNIT")) f.grade = true;
         // "1.º de maio": a day.
         if (i + 2 < n && is_de(i + 1) && tk[i + 2].get("MONTH")) f.day = f.ordinal;
         else if (i + 1 < n && tk[i + 1].get("UNIT")) {
@@ -699,6 +702,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
+  if (f.grade && f.year < 0 && f.month < 0 && f.day < 0) {
+    res.reject = true;
+    return res;
+  }
   if (f.period && f.unit.empty() && f.quarter < 0) {
     // "último período", "nesse período": the quarter under discussion; with
     // no quarter named, "o período homólogo do ano passado" is that year.

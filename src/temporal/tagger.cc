@@ -67,6 +67,10 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
+  // "cerca de 1200 mapas", "uns 2000 livros": a number after a QUANTITY_BEFORE
+  // word and before a plural noun (a word the lexicon does not know, with a
+  // PLURAL_SUFFIX) counts things; it is not a year.
+  bool is_counted_quantity(std::string_view t, std::size_t start, std::size_t end) const;
   // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
   bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
 
@@ -127,6 +131,36 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
     s = w->start;
   }
   return best;
+}
+
+bool TaggerImpl::is_counted_quantity(std::string_view t, std::size_t start, std::size_t end) const {
+  std::size_t num = end;
+  while (num > start && is_digit(t[num - 1])) --num;
+  if (num == end || (num > start && t[num - 1] != ' ')) return false;
+  // The quantity word: inside the match ("cerca de 1200") or right before it ("uns 1200").
+  std::size_t q = num;
+  while (q > start && is_space(t[q - 1])) --q;
+  bool quantity = false;
+  if (q > start) {
+    quantity = lex_.in_class(t.substr(start, q - start), "QUANTITY_BEFORE");
+  } else {
+    std::size_t p = start;
+    for (int words = 0; words < 3 && !quantity; ++words) {
+      auto w = word_before(t, p);
+      if (!w) break;
+      quantity = lex_.in_class(t.substr(w->start, start - w->start - (start > w->end ? start - w->end : 0)),
+                               "QUANTITY_BEFORE");
+      p = w->start;
+    }
+  }
+  if (!quantity) return false;
+  auto after = word_after(t, end);
+  if (!after) return false;
+  const std::string_view noun = t.substr(after->start, after->end - after->start);
+  if (lex_.lookup(noun) != nullptr) return false;
+  for (const auto& suffix : lex_.phrases("PLURAL_SUFFIX"))
+    if (noun.size() > suffix.size() + 1 && noun.substr(noun.size() - suffix.size()) == suffix) return true;
+  return false;
 }
 
 bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
@@ -236,6 +270,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
             continue;  // "1945 por cento"
         }
       }
+      if (is_counted_quantity(t, start, end)) continue;
+      // Fixed phrases that only look temporal ("de última hora").
+      if (lex_.in_class(t.substr(harem_start, end - harem_start), "NOT_TEMPORAL")) continue;
+      if (auto b = word_before(t, harem_start); b && lex_.in_class(t.substr(b->start, end - b->start), "NOT_TEMPORAL"))
+        continue;
     }
     if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
     if (is_age(t, harem_start, start, end)) continue;

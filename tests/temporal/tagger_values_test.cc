@@ -128,5 +128,26 @@ TEST(TaggerValues, AYearAheadIsAForecastNotTheYearUnderDiscussion) {
   EXPECT_EQ(find(r, "O ano inteiro").value, "1755");
 }
 
+TEST(TaggerValues, CountedThingsGradesAndIdiomsAreNotTimes) {
+  const Date dct{2010, 6, 15};
+  // A number between a quantity word and a plural noun counts things.
+  auto r = tag("O museu guarda cerca de 1200 mapas e mais de 1500 livros; recebeu uns 2000 visitantes.", dct);
+  EXPECT_TRUE(r.empty()) << r.front().text;
+  r = tag("A biblioteca tem quase 1900 volumes raros.", dct);  // pt-BR
+  EXPECT_TRUE(r.empty()) << r.front().text;
+  // Years keep their reading.
+  r = tag("Cerca de 1500, os portugueses chegaram ao Brasil. A Inglaterra não teve até 1640 lutas religiosas.", dct);
+  EXPECT_EQ(find(r, "Cerca de 1500").value, "1500");
+  EXPECT_TRUE(has(r, "1640"));
+  // A school grade written with a digit ordinal; in words it stays a time.
+  r = tag("Entre as pessoas com o 12º ano, a taxa foi de 3,9 por cento. Os alunos do 9.º ano fizeram exame.", dct);
+  EXPECT_TRUE(r.empty()) << r.front().text;
+  r = tag("Federer venceu pelo quarto ano consecutivo.", dct);
+  EXPECT_TRUE(has(r, "quarto ano"));
+  // "de última hora" is last-minute, not the last hour.
+  r = tag("A rejeição dos esforços diplomáticos de última hora precipitou a guerra.", dct);
+  EXPECT_TRUE(r.empty()) << r.front().text;
+}
+
 }  // namespace
 }  // namespace cronista::temporal
