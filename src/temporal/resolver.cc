@@ -83,6 +83,7 @@ struct Facts {
   bool rel_this = false;
   bool demonstrative = false;  // "este", "neste" (not "em curso", "corrente")
   bool grade = false;          // "o 12.º ano": a school grade, not a time
+  bool habitual = false;       // "aos domingos", "nas noites de segunda": a habit
   std::string position;
   bool ago = false, after = false, before = false, from_now = false;
   double amount = -1;      // quantity before a unit
@@ -384,6 +385,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   for (std::size_t i = 0; i < n; ++i) {
     const Token& t = tk[i];
     const std::string& w = t.text;
+    if (t.get("HABITUAL")) f.habitual = true;
     // Numeric dates: 06/06/1944, 6.6.1944, 6-6-44, 1944-06-06, 06/1944.
     if (!t.number && !w.empty() && w[0] >= '0' && w[0] <= '9') {
       int a = -1, b = -1, c = -1;
@@ -848,7 +850,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     res.reference = Reference::Vague;
     return res;
   }
-  if (pattern.timex == TimexType::Set || (f.set_quant && !f.unit.empty()) || f.vezes) {
+  // A plural weekday or part of the day names a habit ("aos domingos", "nas
+  // noites de segunda"), unless a date pins it down ("os domingos de março de 1998").
+  const bool habit = f.habitual && f.year < 0 && f.month < 0 && f.day < 0 && f.unit.empty() &&
+                     (f.weekday > 0 || !f.daypart.empty());
+  if (pattern.timex == TimexType::Set || (f.set_quant && !f.unit.empty()) || f.vezes || habit) {
     res.type = TimexType::Set;
     res.reference = Reference::Vague;
     if (f.weekday > 0) res.value = "XXXX-WXX-" + std::to_string(f.weekday) + (f.daypart.empty() ? "" : "T" + f.daypart);

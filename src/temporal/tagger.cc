@@ -362,6 +362,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       e.harem_type = HaremType::Duration;  // "há três anos que…"
       e.harem_subtype = HaremSubtype::None;
     }
+    if (r.type == TimexType::Set && pat.timex != TimexType::Set) {
+      e.harem_type = HaremType::Frequency;  // "aos domingos"
+      e.harem_subtype = HaremSubtype::None;
+    }
     if (r.interval && e.harem_type == HaremType::CalendarRef) e.harem_subtype = HaremSubtype::Interval;
     if (e.harem_type == HaremType::CalendarRef && e.type == TimexType::Time &&
         e.harem_subtype == HaremSubtype::Date)

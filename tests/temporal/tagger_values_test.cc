@@ -149,5 +149,23 @@ TEST(TaggerValues, CountedThingsGradesAndIdiomsAreNotTimes) {
   EXPECT_TRUE(r.empty()) << r.front().text;
 }
 
+TEST(TaggerValues, PluralWeekdaysAndPartsOfTheDayAreHabits) {
+  const Date dct{1998, 2, 13};
+  auto r = tag("Os novos voos partem de Bombaim nas noites de segunda. A feira abre aos domingos e às "
+               "segundas-feiras.",
+               dct);
+  Found nights = find(r, "noites de segunda");
+  EXPECT_EQ(nights.type, "SET");
+  EXPECT_EQ(nights.value, "XXXX-WXX-1TNI");
+  EXPECT_EQ(find(r, "domingos").value, "XXXX-WXX-7");
+  EXPECT_EQ(find(r, "segundas-feiras").value, "XXXX-WXX-1");
+  // pt-BR, with a part of the day; a singular weekday stays a date.
+  r = tag("Eu trabalho às sextas de manhã, mas no domingo fui à praia.", dct);
+  EXPECT_EQ(find(r, "sextas de manhã").value, "XXXX-WXX-5TMO");
+  EXPECT_EQ(find(r, "domingo").value, "1998-02-08");
+  for (const auto& e : tagger().tag("A feira abre aos domingos.", dct))
+    EXPECT_EQ(e.harem_type, HaremType::Frequency);
+}
+
 }  // namespace
 }  // namespace cronista::temporal
