@@ -167,5 +167,20 @@ TEST(TaggerValues, PluralWeekdaysAndPartsOfTheDayAreHabits) {
     EXPECT_EQ(e.harem_type, HaremType::Frequency);
 }
 
+TEST(TaggerValues, TheReadingsOfHa) {
+  const Date dct{1991, 2, 25};
+  // "há mais ou menos uma semana": an approximate past date, the whole of it.
+  auto r = tag("Então, há mais ou menos uma semana, o general escolheu sábado à noite.", dct);
+  EXPECT_EQ(find(r, "há mais ou menos uma semana").value, "1991-02-18");
+  // "desde há N anos": for N years.
+  r = tag("As famílias mantêm os segredos do vidro desde há cerca de dois séculos.", dct);
+  Found since = find(r, "há cerca de dois séculos");
+  EXPECT_EQ(since.type, "DURATION");
+  EXPECT_EQ(since.value, "P2C");
+  // pt-BR: a plain "há" is a date.
+  r = tag("O Brasil mudou de moeda há três anos.", dct);
+  EXPECT_EQ(find(r, "há três anos").value, "1988");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
