@@ -4,9 +4,10 @@
 // enough to run only when the resolver needs it (a weekday or a month named
 // without its year).
 //
-// The verb of the expression's own clause (between commas) is looked for
-// first: in "as conversações, que devem terminar até maio, convidaram…" it is
-// "devem", not the nearer "convidaram" of the main clause. Only when the
+// The verb of the expression's own clause (between commas, or from a
+// CLAUSE_OPENER such as "que") is looked for first: in "as conversações, que
+// devem terminar até maio, convidaram…" it is "devem", not the nearer
+// "convidaram" of the main clause. Only when the
 // clause holds no cue does the rest of the sentence speak.
 #include "temporal/tense.h"
 
@@ -59,7 +60,19 @@ TenseCue tense_cue(const Lexicon& lex, std::string_view t, std::size_t start, st
   while (s > 0 && !is_sentence_end(t[s - 1]) && start - s < 300) --s;
   while (e < t.size() && !is_sentence_end(t[e]) && e - end < 300) ++e;
   std::size_t cs = start, ce = end;
-  while (cs > s && !is_clause_end(t[cs - 1])) --cs;
+  while (cs > s && !is_clause_end(t[cs - 1])) {
+    // A CLAUSE_OPENER word ("que") opens the expression's clause: in "disse
+    // que está a pedir o resgate em 7 de dezembro" the verb is "está a pedir".
+    if (is_word_char_at(t, cs - 1) && (cs - 1 == 0 || !is_word_char_at(t, cs - 2))) {
+      std::size_t we = cs;
+      while (we < start && is_word_char_at(t, we)) ++we;
+      if (we > cs - 1 && lex.in_class(t.substr(cs - 1, we - (cs - 1)), "CLAUSE_OPENER")) {
+        cs = we;
+        break;
+      }
+    }
+    --cs;
+  }
   while (ce < e && !is_clause_end(t[ce])) ++ce;
   TenseCue cue;
   int found = nearest_cue(lex, t, cs, ce, start, end);

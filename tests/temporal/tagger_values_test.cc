@@ -82,6 +82,9 @@ TEST(TaggerValues, TheVerbOfItsClausePicksTheYearOfAMonth) {
   // A deadline a fortnight ahead stays ahead whatever the tense.
   r = tag("A proposta, que devia caducar na sexta-feira, foi prorrogada até 16 de novembro.", Date{1989, 10, 30});
   EXPECT_EQ(find(r, "16 de novembro").value, "1989-11-16");
+  // The verb before "que" is not the tense of the clause it opens.
+  r = tag("A Conseco disse que está a pedir o resgate em 7 de dezembro de todas as ações.", Date{1989, 11, 2});
+  EXPECT_EQ(find(r, "7 de dezembro").value, "1989-12-07");
   // The conditional of reported speech looks ahead.
   r = tag("O ministro disse que os novos voos partiriam de Bombaim a 6 de agosto.", Date{1998, 2, 13});
   EXPECT_EQ(find(r, "6 de agosto").value, "1998-08-06");
