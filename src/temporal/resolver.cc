@@ -731,7 +731,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     f.quarter = ctx_in.quarter->quarter;
     res.shifted = true;  // the same quarter in another year: a comparison, not the topic
   }
-  if (f.outer_year || f.ago) res.shifted = true;
+  if ((f.outer_year && !f.rel_this) || f.ago) res.shifted = true;  // "trimestre deste ano" is no look back
 
   // A forward-looking preposition in a sentence in the past looks nowhere.
   ResolveContext ctx = ctx_in;

@@ -117,6 +117,9 @@ TEST(TaggerValues, AReportOnAQuarterKeepsItsSubject) {
   EXPECT_EQ(with_value(r, "1989-Q3").text, "terceiro trimestre");
   EXPECT_EQ(find(r, "trimestre").value, "1989-Q3");  // "deste trimestre": the one reported on
   EXPECT_EQ(find(r, "O trimestre em curso").value, "1989-Q4");  // the one running at the document date
+  // "o terceiro trimestre deste ano" names the subject too; "de há um ano" looks back from it.
+  r = tag("No terceiro trimestre deste ano, o lucro foi de 10,5 milhões, face a 10,3 milhões de há um ano.", dct);
+  EXPECT_EQ(find(r, "há um ano").value, "1988-Q3");
   // pt-BR.
   r = tag("O lucro no segundo trimestre caiu. Neste trimestre, a empresa lucrou mais com a exportação.", Date{2010, 8, 10});
   EXPECT_EQ(find(r, "trimestre").value, "2010-Q2");
