@@ -188,5 +188,15 @@ TEST(TaggerValues, TheReadingsOfHa) {
   EXPECT_EQ(find(r, "há três anos").value, "1988");
 }
 
+TEST(TaggerValues, APartOfANamedDayIsATimeOfThatDay) {
+  const Date dct{1989, 11, 2};  // a Thursday
+  auto r = tag("Em Londres, a meio da tarde de ontem, as ações da Ratners tinham subido.", dct);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].type, "TIME");
+  EXPECT_EQ(r[0].value, "1989-11-01TAF");
+  r = tag("A greve começou no fim da manhã de sexta-feira.", dct);  // pt-BR and pt-PT alike
+  EXPECT_EQ(find(r, "fim da manhã de sexta-feira").value, "1989-10-27TMO");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
