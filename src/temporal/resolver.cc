@@ -1278,6 +1278,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     res.reference = Reference::Anaphoric;
     return res;
   }
+  if (f.rel_kind == Facts::RelKind::Anaphoric && f.rel == 0 && f.unit.empty() && f.weekday < 0) {
+    // "nessa altura" before any date: a time the text has not dated.
+    unresolved("XXXX-XX-XX", Reference::Anaphoric);
+    return res;
+  }
   if ((f.after || f.before) && !f.quantified_unit) {  // "mais tarde", "antes": vague
     res.value = f.after ? "FUTURE_REF" : "PAST_REF";
     res.reference = Reference::Vague;

@@ -198,5 +198,16 @@ TEST(TaggerValues, APartOfANamedDayIsATimeOfThatDay) {
   EXPECT_EQ(find(r, "fim da manhã de sexta-feira").value, "1989-10-27TMO");
 }
 
+TEST(TaggerValues, ThatTimeBeforeAnyDateIsKeptUndated) {
+  // pt-PT narrative without a date before: kept, value left open.
+  auto found = tagger().tag("Nessa altura era um parisiense com uma costela americana.", Date{2007, 11, 1});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].value, "XXXX-XX-XX");
+  EXPECT_FALSE(found[0].resolved);
+  // After a date it is that date.
+  auto r = tag("Mudou-se para Paris em 1962. Nessa altura era um parisiense.", Date{2007, 11, 1});
+  EXPECT_EQ(find(r, "altura").value, "1962");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
