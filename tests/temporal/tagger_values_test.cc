@@ -209,5 +209,17 @@ TEST(TaggerValues, ThatTimeBeforeAnyDateIsKeptUndated) {
   EXPECT_EQ(find(r, "altura").value, "1962");
 }
 
+TEST(TaggerValues, SoFarIsAHaremPresentReference) {
+  const std::string text = "O ginásio é o melhor que até à data tenho visto. Vigora até à data da assinatura.";
+  int harem = 0;
+  for (const auto& e : tagger().tag(text, Date{2007, 11, 1})) {
+    if (!e.in_harem) continue;
+    ++harem;
+    EXPECT_EQ(text.substr(e.harem_start, e.harem_end - e.harem_start), "até à data");
+    EXPECT_EQ(e.value, "PRESENT_REF");
+  }
+  EXPECT_EQ(harem, 1);  // "até à data da assinatura" is a deadline, not "so far"
+}
+
 }  // namespace
 }  // namespace cronista::temporal
