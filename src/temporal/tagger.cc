@@ -71,6 +71,10 @@ class TaggerImpl final : public Tagger {
   // word and before a plural noun (a word the lexicon does not know, with a
   // PLURAL_SUFFIX) counts things; it is not a year.
   bool is_counted_quantity(std::string_view t, std::size_t start, std::size_t end) const;
+  // "Festival Acção Directa 2005", "Macworld 2007": a number right after a
+  // capitalized word inside a sentence (not a month, nor a word the lexicon
+  // knows) is part of a name. `folded` offsets are `text` offsets + 1.
+  bool in_name(std::string_view text, std::string_view folded, std::size_t start) const;
   // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
   bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
 
@@ -161,6 +165,24 @@ bool TaggerImpl::is_counted_quantity(std::string_view t, std::size_t start, std:
   for (const auto& suffix : lex_.phrases("PLURAL_SUFFIX"))
     if (noun.size() > suffix.size() + 1 && noun.substr(noun.size() - suffix.size()) == suffix) return true;
   return false;
+}
+
+bool TaggerImpl::in_name(std::string_view text, std::string_view t, std::size_t start) const {
+  auto w = word_before(t, start);
+  if (!w || w->end != start - 1 || w->start == 0) return false;  // one space, no punctuation between
+  const char first = text[w->start - 1];
+  if (first < 'A' || first > 'Z') {
+    // Accented capitals (UTF-8 "Á".."Ú" start with 0xC3 0x80..0x9E).
+    if (!(static_cast<unsigned char>(first) == 0xC3 && w->start < text.size() &&
+          static_cast<unsigned char>(text[w->start]) < 0x9F))
+      return false;
+  }
+  if (lex_.lookup(t.substr(w->start, w->end - w->start)) != nullptr) return false;
+  // Not the first word of a sentence.
+  std::size_t p = w->start;
+  while (p > 0 && is_space(t[p - 1])) --p;
+  return p > 0 && t[p - 1] != '.' && t[p - 1] != '!' && t[p - 1] != '?' && t[p - 1] != ':' && t[p - 1] != '"' &&
+         t[p - 1] != '\n';
 }
 
 bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
@@ -271,6 +293,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         }
       }
       if (is_counted_quantity(t, start, end)) continue;
+      if (bare_number && harem_start == start && in_name(text, t, start)) continue;
       // Fixed phrases that only look temporal ("de última hora").
       if (lex_.in_class(t.substr(harem_start, end - harem_start), "NOT_TEMPORAL")) continue;
       if (auto b = word_before(t, harem_start); b && lex_.in_class(t.substr(b->start, end - b->start), "NOT_TEMPORAL"))

@@ -221,5 +221,16 @@ TEST(TaggerValues, SoFarIsAHaremPresentReference) {
   EXPECT_EQ(harem, 1);  // "até à data da assinatura" is a deadline, not "so far"
 }
 
+TEST(TaggerValues, AYearInsideANameIsNotADate) {
+  const Date dct{2007, 11, 1};
+  auto r = tag("Tocaram na Queima das Fitas de Coimbra 2006 e no Sesimbra Xtream Beach Fest 2007 com outras bandas.", dct);
+  EXPECT_TRUE(r.empty()) << r.front().text;
+  // A year after a month, a season or a holiday, or opening a sentence, stays a date.
+  r = tag("O disco saiu em Maio 2005. Natal 2006 foi frio. 2007 foi o melhor ano da banda.", dct);
+  EXPECT_EQ(find(r, "Maio 2005").value, "2005-05");
+  EXPECT_EQ(find(r, "Natal 2006").value, "2006-12-25");
+  EXPECT_EQ(find(r, "2007").value, "2007");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
