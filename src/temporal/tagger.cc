@@ -293,7 +293,13 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         }
       }
       if (is_counted_quantity(t, start, end)) continue;
-      if (bare_number && harem_start == start && in_name(text, t, start)) continue;
+      if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
+        // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
+        std::size_t last = end;
+        while (last > start && !is_space(t[last - 1])) --last;
+        const char c = text[last - 1];
+        if (bare_number || (c >= 'A' && c <= 'Z')) continue;
+      }
       // Fixed phrases that only look temporal ("de última hora").
       if (lex_.in_class(t.substr(harem_start, end - harem_start), "NOT_TEMPORAL")) continue;
       if (auto b = word_before(t, harem_start); b && lex_.in_class(t.substr(b->start, end - b->start), "NOT_TEMPORAL"))

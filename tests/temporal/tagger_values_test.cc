@@ -225,6 +225,9 @@ TEST(TaggerValues, AYearInsideANameIsNotADate) {
   const Date dct{2007, 11, 1};
   auto r = tag("Tocaram na Queima das Fitas de Coimbra 2006 e no Sesimbra Xtream Beach Fest 2007 com outras bandas.", dct);
   EXPECT_TRUE(r.empty()) << r.front().text;
+  r = tag("O concerto integra a série CCB 15 Anos, com bilhetes a 15 euros. O centro existe há 15 anos.", dct);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].text, "há 15 anos");
   // A year after a month, a season or a holiday, or opening a sentence, stays a date.
   r = tag("O disco saiu em Maio 2005. Natal 2006 foi frio. 2007 foi o melhor ano da banda.", dct);
   EXPECT_EQ(find(r, "Maio 2005").value, "2005-05");
