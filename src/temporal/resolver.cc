@@ -910,6 +910,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const bool vague = f.amount_vague || (!f.quantified_unit && f.unit_plural);
       res.value = duration_value(f.quantified_unit || f.amount > 0 ? f.amount : 1, vague, f.unit);
       if (f.ordinal > 0 && f.amount < 0 && !vague) res.value = duration_value(1, false, f.unit);
+      // "[o ano] findo em 30 de junho": the year is the stretch of time, the
+      // DIRECTION_PAST word the signal to the date that ends it.
+      if (res.trim_end == 0)
+        for (std::size_t i = n; i > 0 && tk[i - 1].get("DIRECTION_PAST"); --i) ++res.trim_end;
       return res;
     }
   }

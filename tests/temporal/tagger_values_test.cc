@@ -235,5 +235,17 @@ TEST(TaggerValues, AYearInsideANameIsNotADate) {
   EXPECT_EQ(find(r, "2007").value, "2007");
 }
 
+TEST(TaggerValues, TheYearEndedOnADateIsAYearLong) {
+  auto r = tag("A empresa espera que o lucro líquido do ano findo em 30 de junho de 1990 caia abaixo da estimativa.",
+               Date{1989, 11, 2});
+  Found year = find(r, "ano");
+  EXPECT_EQ(year.type, "DURATION");
+  EXPECT_EQ(year.value, "P1Y");
+  EXPECT_EQ(find(r, "30 de junho de 1990").value, "1990-06-30");
+  r = tag("No ano fiscal encerrado a 2 de julho, a rede teve um lucro de 2 milhões.", Date{1989, 10, 27});  // pt-BR
+  EXPECT_EQ(find(r, "ano fiscal").value, "P1Y");
+  EXPECT_EQ(find(r, "2 de julho").value, "1989-07-02");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
