@@ -257,7 +257,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
       // A fixed phrase that opens with a preposition keeps it ("em breve", "pelo menos").
-      if (len > 0 && phrase_at(t, start, end) > len) break;
+      // But a reference noun after the preposition stands alone ("no [passado]",
+      // "neste [momento]"): class BARE_REF.
+      if (len > 0 && phrase_at(t, start, end) > len &&
+          !in_class_word(t, word_after(t, start + len), "BARE_REF"))
+        break;
       if (len == 0) break;
       std::size_t ns = start + len;
       while (ns < end && is_space(t[ns])) ++ns;

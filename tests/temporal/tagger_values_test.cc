@@ -247,5 +247,14 @@ TEST(TaggerValues, TheYearEndedOnADateIsAYearLong) {
   EXPECT_EQ(find(r, "2 de julho").value, "1989-07-02");
 }
 
+TEST(TaggerValues, AReferenceNounLeavesItsPrepositionOutOfTheTimemlExtent) {
+  auto r = tag("No passado, a Rússia criticou a Ucrânia. Neste momento não há comércio. Em breve virá a resposta.",
+               Date{1998, 2, 27});
+  EXPECT_EQ(find(r, "passado").value, "PAST_REF");
+  EXPECT_EQ(find(r, "passado").harem_text, "No passado");
+  EXPECT_EQ(find(r, "momento").value, "PRESENT_REF");
+  EXPECT_EQ(find(r, "Em breve").value, "FUTURE_REF");  // "breve" is no noun: the phrase stays whole
+}
+
 }  // namespace
 }  // namespace cronista::temporal
