@@ -1264,6 +1264,16 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     // quarter reported on, not the one running at the document date ("o
     // trimestre em curso").
     if (f.unit == "Q" && (anaphoric || f.demonstrative) && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};
+    // "nesse dia" after a year or a month named without its day: a day of
+    // that year or month, not its first day.
+    const bool day_unit = f.unit == "D" || f.unit == "W" || f.unit == "F" || f.unit == "WE";
+    if (anaphoric && day_unit && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->day < 0) {
+      const Anchor& a = *ctx.anchor;
+      res.value = f.unit == "D" ? pad(a.year, 4) + (a.month > 0 ? "-" + pad(a.month, 2) : "-XX") + "-XX"
+                                : pad(a.year, 4) + "-WXX";
+      res.chronons = {a.month > 0 ? Chronon::of_month(a.year, a.month) : Chronon::of_year(a.year)};
+      return res;
+    }
     set_unit_value(shift_unit(b, f.unit, f.rel), f.unit);
     return res;
   }

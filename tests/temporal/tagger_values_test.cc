@@ -256,5 +256,15 @@ TEST(TaggerValues, AReferenceNounLeavesItsPrepositionOutOfTheTimemlExtent) {
   EXPECT_EQ(find(r, "Em breve").value, "FUTURE_REF");  // "breve" is no noun: the phrase stays whole
 }
 
+TEST(TaggerValues, ThatDayAfterAYearIsNoFinerThanTheYear) {
+  auto r = tag("Em 1987 a bolsa caiu. Nesse dia houve pânico. Em maio de 1990 houve greve. Nessa semana ninguém "
+               "trabalhou. A 3 de maio de 1991 choveu. Nesse dia ninguém saiu.",
+               Date{1998, 2, 27});
+  ASSERT_EQ(r.size(), 6u);
+  EXPECT_EQ(r[1].value, "1987-XX-XX");
+  EXPECT_EQ(r[3].value, "1990-WXX");
+  EXPECT_EQ(r[5].value, "1991-05-03");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
