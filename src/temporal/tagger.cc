@@ -282,7 +282,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       auto before = word_before(t, harem_start);
       if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "PREPOSITION"))
         before = word_before(t, before->start);
-      if (in_class_word(t, before, "NEG_BEFORE")) continue;
+      // A name word ends no sentence: "da Escola. Em 1993…" is a date ("av." keeps its dot).
+      if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "NEG_BEFORE")) continue;
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;

@@ -150,6 +150,11 @@ TEST(TaggerValues, CountedThingsGradesAndIdiomsAreNotTimes) {
   EXPECT_TRUE(r.empty()) << r.front().text;
   r = tag("Federer venceu pelo quarto ano consecutivo.", dct);
   EXPECT_TRUE(has(r, "quarto ano"));
+  // A name word ending the sentence before does not make the next date a name.
+  r = tag("Informatizou os serviços da Escola. Em 1993 foi implantada a informática. Estuda na Escola 25 de Abril.",
+          dct);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].value, "1993");
   // "de última hora" is last-minute, not the last hour.
   r = tag("A rejeição dos esforços diplomáticos de última hora precipitou a guerra.", dct);
   EXPECT_TRUE(r.empty()) << r.front().text;
