@@ -41,7 +41,7 @@ int cmd_eval_tagger(int argc, char** argv) {
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--only", only, "score only these documents (ids or file stems, comma-separated)");
   app.add_option("--skip", skip, "leave out these documents (ids or file stems, comma-separated)");
-  app.add_option("--home", home, "folder holding resources/ and patterns/");
+  app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("--out", out, "write here instead of stdout");
   if (auto code = parse(app, argc, argv)) return *code;
 
