@@ -246,8 +246,16 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     if (start >= 2 && (t[start - 1] == '.' || t[start - 1] == ',' || t[start - 1] == '/') && is_digit(t[start - 2]))
       continue;
     if (end + 1 < t.size() && (t[end] == '.' || t[end] == ',' || t[end] == '/' || t[end] == ':') &&
-        is_digit(t[end + 1]) && is_digit(t[end - 1]))
-      continue;
+        is_digit(t[end + 1]) && is_digit(t[end - 1])) {
+      // "de quinta-feira, 5.745.188 ações": the number was never the day;
+      // what comes before it still stands.
+      std::size_t cut = end;
+      while (cut > start && is_digit(t[cut - 1])) --cut;
+      if (cut == start || !is_space(t[cut - 1])) continue;
+      while (cut > start && (is_space(t[cut - 1]) || t[cut - 1] == ',')) --cut;
+      if (cut == start) continue;
+      end = cut;
+    }
     if (end < t.size() && t[end] == '%') continue;
     // Part of an identifier ("NYT-02-06-98", "ref/1998").
     if (is_digit(t[start]) && start >= 2 && (t[start - 1] == '-' || t[start - 1] == '/') &&
@@ -350,7 +358,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ctx.folded = t;
     ctx.start = start;
     ctx.end = end;
-    Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
+    Resolution r = resolver_.resolve(t.substr(m.start, end - m.start), pat, ctx);
     if (r.reject) continue;
     // "[dois anos] depois de…": the signal stays out of the TimeML extent, in the HAREM one.
     const std::size_t harem_end = end;

@@ -23,8 +23,17 @@ bool ends_with_any(std::string_view w, const std::vector<std::string>& list) {
   return false;
 }
 
-bool is_sentence_end(char c) { return c == '.' || c == '!' || c == '?' || c == ';'; }
-bool is_clause_end(char c) { return is_sentence_end(c) || c == ',' || c == ':' || c == '(' || c == ')'; }
+// The punctuation at t[i] ends a sentence; a dot inside a number ("2.000") does not.
+bool is_sentence_end(std::string_view t, std::size_t i) {
+  const char c = t[i];
+  if (c == '.') return i + 1 >= t.size() || !(t[i + 1] >= '0' && t[i + 1] <= '9');
+  return c == '!' || c == '?' || c == ';';
+}
+bool is_clause_end(std::string_view t, std::size_t i) {
+  const char c = t[i];
+  if (c == ',') return i + 1 >= t.size() || !(t[i + 1] >= '0' && t[i + 1] <= '9');  // "1,5 milhões"
+  return is_sentence_end(t, i) || c == ':' || c == '(' || c == ')';
+}
 
 // The cue nearest to [start, end) within [s, e): ±2 right next to it, ±1 farther, 0 none.
 int nearest_cue(const Lexicon& lex, std::string_view t, std::size_t s, std::size_t e, std::size_t start,
@@ -57,10 +66,10 @@ int nearest_cue(const Lexicon& lex, std::string_view t, std::size_t s, std::size
 
 TenseCue tense_cue(const Lexicon& lex, std::string_view t, std::size_t start, std::size_t end) {
   std::size_t s = start, e = end;
-  while (s > 0 && !is_sentence_end(t[s - 1]) && start - s < 300) --s;
-  while (e < t.size() && !is_sentence_end(t[e]) && e - end < 300) ++e;
+  while (s > 0 && !is_sentence_end(t, s - 1) && start - s < 300) --s;
+  while (e < t.size() && !is_sentence_end(t, e) && e - end < 300) ++e;
   std::size_t cs = start, ce = end;
-  while (cs > s && !is_clause_end(t[cs - 1])) {
+  while (cs > s && !is_clause_end(t, cs - 1)) {
     // A CLAUSE_OPENER word ("que") opens the expression's clause: in "disse
     // que está a pedir o resgate em 7 de dezembro" the verb is "está a pedir".
     if (is_word_char_at(t, cs - 1) && (cs - 1 == 0 || !is_word_char_at(t, cs - 2))) {
@@ -73,7 +82,7 @@ TenseCue tense_cue(const Lexicon& lex, std::string_view t, std::size_t start, st
     }
     --cs;
   }
-  while (ce < e && !is_clause_end(t[ce])) ++ce;
+  while (ce < e && !is_clause_end(t, ce)) ++ce;
   TenseCue cue;
   int found = nearest_cue(lex, t, cs, ce, start, end);
   cue.in_clause = found != 0;

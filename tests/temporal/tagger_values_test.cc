@@ -271,5 +271,15 @@ TEST(TaggerValues, ThatDayAfterAYearIsNoFinerThanTheYear) {
   EXPECT_EQ(r[5].value, "1991-05-03");
 }
 
+TEST(TaggerValues, NumbersWrittenWithDotsNeitherSwallowNorSplit) {
+  const Date dct{1989, 10, 30};
+  // A weekday followed by a number with thousands dots keeps its reading.
+  auto r = tag("Ao encerramento das atividades de quinta-feira, 5.745.188 ações tinham sido entregues.", dct);
+  EXPECT_EQ(find(r, "quinta-feira").value, "1989-10-26");
+  // The dot of "2.000" ends no sentence: "chegaram" is the verb of this one.
+  r = tag("A 3 de março, 2.000 soldados chegaram à fronteira.", dct);
+  EXPECT_EQ(find(r, "3 de março").value, "1989-03-03");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
