@@ -215,7 +215,15 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
   };
   for (std::size_t i = 0; i < span.size(); ++i) {
     const char c = span[i];
-    if (c == ' ') {
+    // "julho/2007", "12/julho/2007": a month written between slashes; numeric
+    // dates ("12/06/2007") stay whole.
+    const bool letters = std::any_of(cur.begin(), cur.end(), [](char x) {
+      return !(x >= '0' && x <= '9') && x != '/' && x != '.' && x != '-';
+    });
+    const bool letter_next = i + 1 < span.size() && span[i + 1] != ' ' && !(span[i + 1] >= '0' && span[i + 1] <= '9');
+    if (c == '/' && !cur.empty() && (letters || (all_digits(cur) && letter_next))) {
+      flush();
+    } else if (c == ' ') {
       flush();
     } else if (c == ',' || c == ';' || c == '(' || c == ')' || c == '"') {
       flush();

@@ -281,5 +281,14 @@ TEST(TaggerValues, NumbersWrittenWithDotsNeitherSwallowNorSplit) {
   EXPECT_EQ(find(r, "3 de março").value, "1989-03-03");
 }
 
+TEST(TaggerValues, AMonthBetweenSlashes) {
+  const Date dct{2007, 12, 31};
+  auto r = tag("Reino Unido quer proibir Tintim 12/Julho/2007 · 182 Comentários", dct);  // pt-PT blog
+  EXPECT_EQ(find(r, "12/Julho/2007").value, "2007-07-12");
+  r = tag("Atualmente, não (abril/2000). O decreto de 12/06/2007 vale para 2005/06.", dct);  // pt-BR
+  EXPECT_EQ(find(r, "abril/2000").value, "2000-04");
+  EXPECT_EQ(find(r, "12/06/2007").value, "2007-06-12");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
