@@ -970,7 +970,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
 
   // "o último dia do mês", "o primeiro dia do ano": a day of the current (or
   // named) month or year.
-  if (f.unit == "D" && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
+  if (f.unit == "D" && f.day < 0 && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
       (have_dct || f.year >= 0)) {
     int y = f.year >= 0 ? f.year : dct.year;
     int mo = f.month > 0 ? f.month : (f.outer_unit == "Y" ? (f.rel < 0 ? 12 : 1) : dct.month);

@@ -290,5 +290,14 @@ TEST(TaggerValues, AMonthBetweenSlashes) {
   EXPECT_EQ(find(r, "12/06/2007").value, "2007-06-12");
 }
 
+TEST(TaggerValues, ANextOrLastDayOfAMonthNamedWithItsNumber) {
+  const Date dct{2007, 12, 2};
+  auto r = tag("O grupo apresenta-se no próximo dia 15 de dezembro, às 14 h.", dct);
+  EXPECT_EQ(find(r, "próximo dia 15 de dezembro").value, "2007-12-15");
+  r = tag("No passado dia 3 de março choveu; o último dia do mês foi frio.", dct);  // pt-PT
+  EXPECT_EQ(find(r, "passado dia 3 de março").value, "2007-03-03");
+  EXPECT_EQ(find(r, "o último dia do mês").value, "2007-12-31");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
