@@ -192,7 +192,15 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
   while (last > start && t[last - 1] != ' ') --last;
   const std::string* unit = lex_.value(t.substr(last, end - last), "UNIT");
   if (unit == nullptr || *unit != "Y" || last == start) return false;
-  if (!is_digit(t[start]) && !in_class_word(t, word_after(t, start), "NUMWORD")) return false;
+  // "com cerca de 18 anos": the age is the number after the approximation.
+  std::size_t num = start;
+  for (std::size_t e = start; e < last && !is_digit(t[num]); ++e) {
+    if (!is_space(t[e]) && (e + 1 == last || !is_space(t[e + 1]))) continue;
+    if (!lex_.in_class(t.substr(start, e + 1 - start), "APPROX")) continue;
+    num = e + 1;
+    while (num < last && is_space(t[num])) ++num;
+  }
+  if (!is_digit(t[num]) && !in_class_word(t, word_after(t, num), "NUMWORD")) return false;
   auto after = word_after(t, end);
   if (after) {
     auto after2 = word_after(t, after->end);

@@ -299,5 +299,12 @@ TEST(TaggerValues, ANextOrLastDayOfAMonthNamedWithItsNumber) {
   EXPECT_EQ(find(r, "o último dia do mês").value, "2007-12-31");
 }
 
+TEST(TaggerValues, AgesWithApproximationsAndPossessives) {
+  auto r = tag("Com cerca de 18 anos cativa um espanhol. Pêro, aos seus 24 anos, é admitido. Ficou lá cerca de 18 anos.",
+               Date{2007, 12, 2});
+  ASSERT_EQ(r.size(), 1u);  // only the stay is a duration
+  EXPECT_EQ(r[0].value, "P18Y");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
