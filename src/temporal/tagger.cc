@@ -147,13 +147,13 @@ bool TaggerImpl::is_counted_quantity(std::string_view t, std::size_t start, std:
   bool quantity = false;
   if (q > start) {
     quantity = lex_.in_class(t.substr(start, q - start), "QUANTITY_BEFORE");
-  } else {
+  } else if (auto last = word_before(t, start)) {
+    // One to three words ending right before the number ("uns", "mais ou menos").
     std::size_t p = start;
     for (int words = 0; words < 3 && !quantity; ++words) {
       auto w = word_before(t, p);
       if (!w) break;
-      quantity = lex_.in_class(t.substr(w->start, start - w->start - (start > w->end ? start - w->end : 0)),
-                               "QUANTITY_BEFORE");
+      quantity = lex_.in_class(t.substr(w->start, last->end - w->start), "QUANTITY_BEFORE");
       p = w->start;
     }
   }
