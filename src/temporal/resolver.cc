@@ -693,7 +693,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (t.get("SET_QUANT")) {
       // "todo o ano" is the whole year; "todo ano", "todos os anos" every year.
       const bool whole = (w == "todo" || w == "toda") && i + 1 < n && tk[i + 1].get("ARTICLE");
-      if (!whole) f.set_quant = true;
+      // "por ano" is each year, "por anos" for years (a SET_QUANT valued PER).
+      const bool per_plural = *t.get("SET_QUANT") == "PER" && i + 1 < n && tk[i + 1].get("UNIT") &&
+                              tk[i + 1].text.size() > 2 && tk[i + 1].text.back() == 's';
+      if (!whole && !per_plural) f.set_quant = true;
       continue;
     }
     if (t.get("VAGUE_QUANT")) {
@@ -886,6 +889,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   // --- Durations ("três anos", "durante dois meses", "há três anos que…").
   const bool relative_shift = (f.ago || f.from_now || f.after || f.before) && f.quantified_unit;
   bool duration = pattern.timex == TimexType::Duration;
+  if (f.day > 0 && f.month < 0 && !f.quantified_unit) duration = false;  // "dia 18": a day of the month
   if (relative_shift && f.ago && (ctx.duration_cue || ctx.que_after)) duration = true;
   // "dois anos depois de a guerra acabar", "30 dias antes de concluírem": the
   // shift is measured from an event, so the expression is the duration and
@@ -1127,6 +1131,31 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else {
       set_month(year, f.month);
     }
+    return res;
+  }
+
+  // --- "dia 18": that day of the month under discussion, else of the
+  // document's month, moved a month back or ahead when the tense says so.
+  if (f.day > 0 && f.month < 0 && f.weekday < 0 && !f.has_deictic_day) {
+    res.reference = Reference::Anaphoric;
+    int y = -1, m = -1;
+    if (ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->month > 0) {
+      y = ctx.anchor->year, m = ctx.anchor->month;
+    } else if (have_dct) {
+      res.reference = Reference::Deictic;
+      Date first{dct.year, dct.month, 1};
+      const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end);
+      if (tense < 0 && f.day > dct.day) first = add_months(first, -1);
+      else if (tense > 0 && f.day < dct.day) first = add_months(first, 1);
+      y = first.year, m = first.month;
+    }
+    const Date d{y, m, f.day};
+    if (y < 0 || !d.valid()) {
+      unresolved("XXXX-XX-" + pad(f.day, 2), res.reference);
+      return res;
+    }
+    set_day(d);
+    if (f.hour >= 0) add_time(d);
     return res;
   }
 

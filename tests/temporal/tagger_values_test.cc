@@ -306,5 +306,16 @@ TEST(TaggerValues, AgesWithApproximationsAndPossessives) {
   EXPECT_EQ(r[0].value, "P18Y");
 }
 
+TEST(TaggerValues, ADayOfTheMonthNamedAloneAndPerVersusForYears) {
+  const Date dct{2010, 6, 15};
+  auto r = tag("O jogo será no dia 18. Ele chegou no dia 3. Em março de 2009, no dia 12, houve greve.", dct);  // pt-BR
+  EXPECT_EQ(find(r, "dia 18").value, "2010-06-18");
+  EXPECT_EQ(find(r, "dia 3").type, "DATE");
+  EXPECT_EQ(find(r, "dia 3").value, "2010-06-03");
+  EXPECT_EQ(find(r, "dia 12").value, "2009-03-12");  // the month under discussion
+  r = tag("Viveu lá por anos e ganha 10 mil euros por ano.", dct);
+  for (const auto& f : r) EXPECT_NE(f.type, "SET") << f.text;  // "por anos" is a duration
+}
+
 }  // namespace
 }  // namespace cronista::temporal
