@@ -317,5 +317,19 @@ TEST(TaggerValues, ADayOfTheMonthNamedAloneAndPerVersusForYears) {
   for (const auto& f : r) EXPECT_NE(f.type, "SET") << f.text;  // "por anos" is a duration
 }
 
+TEST(TaggerValues, CitiesRisesAndDailyLifeAreNoHolidaysNorDates) {
+  auto r = tag("O presidente chegou a Assunção, no Paraguai, após a ascensão ao poder. No dia a dia, trabalha; as "
+               "vendas sobem mês a mês. O dia da Assunção é feriado.",
+               Date{2010, 6, 15});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].text, "mês a mês");
+  EXPECT_EQ(r[0].type, "SET");
+  EXPECT_EQ(r[0].value, "P1M");
+  EXPECT_EQ(r[1].value, "2010-08-15");
+  r = tag("Dia após dia, ano após ano, a cidade cresce.", Date{2010, 6, 15});
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[1].value, "P1Y");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
