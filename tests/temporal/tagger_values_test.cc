@@ -331,5 +331,12 @@ TEST(TaggerValues, CitiesRisesAndDailyLifeAreNoHolidaysNorDates) {
   EXPECT_EQ(r[1].value, "P1Y");
 }
 
+TEST(TaggerValues, ForNowAndHoursUponHours) {
+  auto r = tag("Por agora, esperou horas e horas e dias e dias.", Date{2010, 6, 15});
+  EXPECT_EQ(find(r, "Por agora").value, "PRESENT_REF");
+  EXPECT_EQ(find(r, "horas e horas").value, "PTXH");
+  EXPECT_EQ(find(r, "dias e dias").type, "DURATION");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
