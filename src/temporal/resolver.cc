@@ -267,9 +267,21 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
     }
     i += taken;
   }
-  // Merge number words ("vinte e cinco", "dois mil e três") into one number.
+  // Merge number words ("vinte e cinco", "dois mil e três") into one number,
+  // and digits multiplied by a number word ("7 mil").
   std::vector<Token> merged;
   for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i].number && out[i].digits > 0 && out[i].digits <= 3 && i + 1 < out.size()) {
+      if (const std::string* v = out[i + 1].get("NUMWORD"); v && to_long(*v) == 1000) {
+        Token t = out[i];
+        t.text += " " + out[i + 1].text;
+        t.value *= 1000;
+        t.digits = 0;
+        merged.push_back(std::move(t));
+        ++i;
+        continue;
+      }
+    }
     if (!out[i].get("NUMWORD")) {
       merged.push_back(std::move(out[i]));
       continue;

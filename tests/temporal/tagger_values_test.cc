@@ -338,5 +338,14 @@ TEST(TaggerValues, ForNowAndHoursUponHours) {
   EXPECT_EQ(find(r, "dias e dias").type, "DURATION");
 }
 
+TEST(TaggerValues, TwoNumbersInARowAreTwoExpressions) {
+  auto r = tag("Casou em 1875\nOnze anos depois, morreu. O vidro existe há 7 mil anos; o templo tem três mil anos.",
+               Date{2010, 6, 15});
+  EXPECT_EQ(find(r, "1875").value, "1875");
+  EXPECT_EQ(find(r, "Onze anos depois").value, "1886");
+  EXPECT_EQ(find(r, "três mil anos").value, "P3000Y");
+  EXPECT_TRUE(has(r, "há 7 mil anos"));
+}
+
 }  // namespace
 }  // namespace cronista::temporal
