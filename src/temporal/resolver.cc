@@ -277,6 +277,15 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
         t.text += " " + out[i + 1].text;
         t.value *= 1000;
         t.digits = 0;
+        // "2,9 mil": the decimal comma split the number in two tokens.
+        const std::size_t m = merged.size();
+        if (m >= 2 && merged[m - 1].text == "," && merged[m - 2].number && merged[m - 2].digits > 0) {
+          long scale = 1;
+          for (int k = 0; k < out[i].digits; ++k) scale *= 10;
+          t.value = merged[m - 2].value * 1000 + out[i].value * 1000 / scale;
+          t.text = merged[m - 2].text + "," + t.text;
+          merged.resize(m - 2);
+        }
         merged.push_back(std::move(t));
         ++i;
         continue;

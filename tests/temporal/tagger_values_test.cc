@@ -345,6 +345,8 @@ TEST(TaggerValues, TwoNumbersInARowAreTwoExpressions) {
   EXPECT_EQ(find(r, "Onze anos depois").value, "1886");
   EXPECT_EQ(find(r, "três mil anos").value, "P3000Y");
   EXPECT_TRUE(has(r, "há 7 mil anos"));
+  r = tag("A cidade tem 2,9 mil anos.", Date{2010, 6, 15});
+  EXPECT_EQ(find(r, "2,9 mil anos").value, "P2900Y");
 }
 
 }  // namespace
