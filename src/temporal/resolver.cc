@@ -28,6 +28,7 @@ bool all_digits(std::string_view s) {
 
 // The word starting at or after folded[p] (skipping spaces), empty if none.
 std::string_view word_at(std::string_view t, std::size_t p) {
+  if (p >= t.size()) return {};
   while (p < t.size() && t[p] == ' ') ++p;
   std::size_t e = p;
   while (e < t.size() && is_word_char_at(t, e)) ++e;
@@ -1116,7 +1117,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         const double weight = cue.in_clause ? 9 : 5;
         if (cue.tense < 0) dn += weight;
         else if (cue.tense > 0) dp += weight;
-        std::size_t b = ctx.start;
+        std::size_t b = std::min(ctx.start, ctx.folded.size());
         while (b > 0 && ctx.folded[b - 1] == ' ') --b;
         std::size_t a = b;
         while (a > 0 && ctx.folded[a - 1] != ' ') --a;

@@ -65,6 +65,7 @@ int nearest_cue(const Lexicon& lex, std::string_view t, std::size_t s, std::size
 }  // namespace
 
 TenseCue tense_cue(const Lexicon& lex, std::string_view t, std::size_t start, std::size_t end) {
+  if (start > end || end > t.size()) return {};
   std::size_t s = start, e = end;
   while (s > 0 && !is_sentence_end(t, s - 1) && start - s < 300) --s;
   while (e < t.size() && !is_sentence_end(t, e) && e - end < 300) ++e;
