@@ -53,6 +53,11 @@ int cmd_tag(int argc, char** argv) {
         to_input(e.harem_start, e.harem_end, &e.harem_start, &e.harem_end);
         if (e.end > text.size()) e.end = text.size();
         e.text = text.substr(e.start, e.end - e.start);
+        for (auto& p : e.endpoints) {
+          to_input(p.start, p.end, &p.start, &p.end);
+          if (p.end > text.size()) p.end = text.size();
+          p.text = text.substr(p.start, p.end - p.start);
+        }
       }
       result = render_tags(text, found, date, format);
     } else {
