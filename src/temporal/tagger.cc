@@ -596,6 +596,25 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     e.reference = r.reference;
     e.resolved = r.resolved;
+    // "nas noites de segunda e terça-feira": a weekday joined by "e" to a habit
+    // is part of the habit, at the same part of the day.
+    if (!out.empty() && out.back().type == TimexType::Set && out.back().value.rfind("XXXX-WXX-", 0) == 0 &&
+        e.type == TimexType::Date && !r.interval && start > 1 && out.back().end + 1 < start - 1) {
+      const std::string_view between = t.substr(out.back().end + 1, start - 1 - out.back().end);
+      const std::string_view word = t.substr(start, end - start);
+      const std::string* day = lex_.value(word, "WEEKDAY");
+      if (day == nullptr) day = lex_.value(word, "WEEKDAY_SHORT");
+      if (day != nullptr && (between == " e " || between == " e  ")) {
+        const std::string& habit = out.back().value;
+        const std::size_t time = habit.find('T');
+        e.type = TimexType::Set;
+        e.value = "XXXX-WXX-" + *day + (time == std::string::npos ? "" : habit.substr(time));
+        e.chronons.clear();
+        e.reference = Reference::Vague;
+        e.harem_type = HaremType::Frequency;
+        e.harem_subtype = HaremSubtype::None;
+      }
+    }
     // The anchor follows the time under discussion; a look back ("há um ano",
     // "trimestre homólogo do ano passado") does not move it.
     if (r.new_anchor && r.resolved && !r.shifted) {

@@ -170,6 +170,10 @@ TEST(TaggerValues, PluralWeekdaysAndPartsOfTheDayAreHabits) {
   EXPECT_EQ(nights.value, "XXXX-WXX-1TNI");
   EXPECT_EQ(find(r, "domingos").value, "XXXX-WXX-7");
   EXPECT_EQ(find(r, "segundas-feiras").value, "XXXX-WXX-1");
+  // A weekday joined to a habit by "e" shares it, at the same part of the day.
+  r = tag("Dois novos voos partiriam de Bombaim nas noites de segunda e terça-feira.", dct);
+  EXPECT_EQ(find(r, "terça-feira").type, "SET");
+  EXPECT_EQ(find(r, "terça-feira").value, "XXXX-WXX-2TNI");
   // pt-BR, with a part of the day; a singular weekday stays a date.
   r = tag("Eu trabalho às sextas de manhã, mas no domingo fui à praia.", dct);
   EXPECT_EQ(find(r, "sextas de manhã").value, "XXXX-WXX-5TMO");
