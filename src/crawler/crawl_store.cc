@@ -567,9 +567,12 @@ void CrawlStore::writer_loop() {
       if (std::chrono::steady_clock::now() >= deadline) break;
     }
     lk.unlock();
+    // The batch's WARC records are made durable before the pages that refer
+    // to them are committed: a power cut cannot leave a stored page whose
+    // record is lost (a killed process loses nothing written either way).
+    if (status.ok() && !failed_ && warc_) status = warc_->flush();
     if (status.ok() && !failed_) status = tx.commit();
     if (status.ok() && !failed_) {
-      if (warc_) status = warc_->flush();
       if (order_ && !order_lines.empty()) {
         for (const std::string& url : order_lines) {
           std::fwrite(url.data(), 1, url.size(), order_);

@@ -6,12 +6,14 @@
 // expressions without their reference point stay unresolved.
 #include "temporal/resolver.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include "temporal/calendar.h"
 #include "temporal/tense.h"
+#include "temporal/text_fold.h"
 
 namespace cronista::temporal {
 
@@ -22,6 +24,15 @@ bool all_digits(std::string_view s) {
   for (char c : s)
     if (c < '0' || c > '9') return false;
   return true;
+}
+
+// The word starting at or after folded[p] (skipping spaces), empty if none.
+std::string_view word_at(std::string_view t, std::size_t p) {
+  if (p >= t.size()) return {};
+  while (p < t.size() && t[p] == ' ') ++p;
+  std::size_t e = p;
+  while (e < t.size() && is_word_char_at(t, e)) ++e;
+  return t.substr(p, e - p);
 }
 
 long to_long(std::string_view s) { return std::strtol(std::string(s).c_str(), nullptr, 10); }
@@ -71,6 +82,9 @@ struct Facts {
   int rel = 0;             // +1 next/following, -1 last/previous, 0 this/same
   enum class RelKind { None, Deictic, Anaphoric } rel_kind = RelKind::None;
   bool rel_this = false;
+  bool demonstrative = false;  // "este", "neste" (not "em curso", "corrente")
+  bool grade = false;          // "o 12.º ano": a school grade, not a time
+  bool habitual = false;       // "aos domingos", "nas noites de segunda": a habit
   std::string position;
   bool ago = false, after = false, before = false, from_now = false;
   double amount = -1;      // quantity before a unit
@@ -208,7 +222,15 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
   };
   for (std::size_t i = 0; i < span.size(); ++i) {
     const char c = span[i];
-    if (c == ' ') {
+    // "julho/2007", "12/julho/2007": a month written between slashes; numeric
+    // dates ("12/06/2007") stay whole.
+    const bool letters = std::any_of(cur.begin(), cur.end(), [](char x) {
+      return !(x >= '0' && x <= '9') && x != '/' && x != '.' && x != '-';
+    });
+    const bool letter_next = i + 1 < span.size() && span[i + 1] != ' ' && !(span[i + 1] >= '0' && span[i + 1] <= '9');
+    if (c == '/' && !cur.empty() && (letters || (all_digits(cur) && letter_next))) {
+      flush();
+    } else if (c == ' ') {
       flush();
     } else if (c == ',' || c == ';' || c == '(' || c == ')' || c == '"') {
       flush();
@@ -262,9 +284,30 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
     }
     i += taken;
   }
-  // Merge number words ("vinte e cinco", "dois mil e três") into one number.
+  // Merge number words ("vinte e cinco", "dois mil e três") into one number,
+  // and digits multiplied by a number word ("7 mil").
   std::vector<Token> merged;
   for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i].number && out[i].digits > 0 && out[i].digits <= 3 && i + 1 < out.size()) {
+      if (const std::string* v = out[i + 1].get("NUMWORD"); v && to_long(*v) == 1000) {
+        Token t = out[i];
+        t.text += " " + out[i + 1].text;
+        t.value *= 1000;
+        t.digits = 0;
+        // "2,9 mil": the decimal comma split the number in two tokens.
+        const std::size_t m = merged.size();
+        if (m >= 2 && merged[m - 1].text == "," && merged[m - 2].number && merged[m - 2].digits > 0) {
+          long scale = 1;
+          for (int k = 0; k < out[i].digits; ++k) scale *= 10;
+          t.value = merged[m - 2].value * 1000 + out[i].value * 1000 / scale;
+          t.text = merged[m - 2].text + "," + t.text;
+          merged.resize(m - 2);
+        }
+        merged.push_back(std::move(t));
+        ++i;
+        continue;
+      }
+    }
     if (!out[i].get("NUMWORD")) {
       merged.push_back(std::move(out[i]));
       continue;
@@ -352,6 +395,7 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
       Resolution l = resolve_tokens(left_full, point, ctx);
       if (l.reject || r.reject || l.value.empty()) return resolve_tokens(tokens, pattern, ctx);
       Resolution out = l;
+      out.trim_end = 0;
       out.interval = true;
       out.chronons.clear();
       if (!l.chronons.empty()) out.chronons.push_back(l.chronons.front());
@@ -373,7 +417,18 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
       return out;
     }
   }
-  return resolve_tokens(tokens, pattern, ctx);
+  Resolution r = resolve_tokens(tokens, pattern, ctx);
+  if (r.trim_end > 0) {
+    // Drop that many words (and the spaces before them) from the end.
+    std::size_t e = span.size();
+    for (std::size_t words = r.trim_end; words > 0 && e > 0; --words) {
+      while (e > 0 && span[e - 1] == ' ') --e;
+      while (e > 0 && span[e - 1] != ' ') --e;
+    }
+    while (e > 0 && span[e - 1] == ' ') --e;
+    r.trim_end = e > 0 ? span.size() - e : 0;
+  }
+  return r;
 }
 
 Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern& pattern,
@@ -390,6 +445,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   for (std::size_t i = 0; i < n; ++i) {
     const Token& t = tk[i];
     const std::string& w = t.text;
+    if (t.get("HABITUAL")) f.habitual = true;
     // Numeric dates: 06/06/1944, 6.6.1944, 6-6-44, 1944-06-06, 06/1944.
     if (!t.number && !w.empty() && w[0] >= '0' && w[0] <= '9') {
       int a = -1, b = -1, c = -1;
@@ -429,6 +485,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       if (w.find("\xC2\xBA") != std::string::npos || w.find("\xC2\xAA") != std::string::npos ||
           w.find('o') != std::string::npos) {
         f.ordinal = std::atoi(w.c_str());
+        // "o 12.º ano", "do 9º ano": a school grade.
+        if (i + 1 < n && lex_->in_class(tk[i + 1].text, "GRADE_UNIT")) f.grade = true;
         // "1.º de maio": a day.
         if (i + 2 < n && is_de(i + 1) && tk[i + 2].get("MONTH")) f.day = f.ordinal;
         else if (i + 1 < n && tk[i + 1].get("UNIT")) {
@@ -655,6 +713,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     if (t.get("MOD_THIS")) {
       f.rel = 0, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = true;
+      f.demonstrative = t.get("DEMONSTRATIVE") != nullptr;
       continue;
     }
     if (t.get("MOD_FOLLOWING")) {
@@ -686,7 +745,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     if (t.get("SET_QUANT")) {
       // "todo o ano" is the whole year; "todo ano", "todos os anos" every year.
       const bool whole = (w == "todo" || w == "toda") && i + 1 < n && tk[i + 1].get("ARTICLE");
-      if (!whole) f.set_quant = true;
+      // "por ano" is each year, "por anos" for years (a SET_QUANT valued PER).
+      const bool per_plural = *t.get("SET_QUANT") == "PER" && i + 1 < n && tk[i + 1].get("UNIT") &&
+                              tk[i + 1].text.size() > 2 && tk[i + 1].text.back() == 's';
+      if (!whole && !per_plural) f.set_quant = true;
       continue;
     }
     if (t.get("VAGUE_QUANT")) {
@@ -705,6 +767,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
   }
   if (res.reject) return res;
+  if (f.grade && f.year < 0 && f.month < 0 && f.day < 0) {
+    res.reject = true;
+    return res;
+  }
   if (f.period && f.unit.empty() && f.quarter < 0) {
     // "último período", "nesse período": the quarter under discussion; with
     // no quarter named, "o período homólogo do ano passado" is that year.
@@ -728,7 +794,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     f.quarter = ctx_in.quarter->quarter;
     res.shifted = true;  // the same quarter in another year: a comparison, not the topic
   }
-  if (f.outer_year || f.ago) res.shifted = true;
+  if ((f.outer_year && !f.rel_this) || f.ago) res.shifted = true;  // "trimestre deste ano" is no look back
 
   // A forward-looking preposition in a sentence in the past looks nowhere.
   ResolveContext ctx = ctx_in;
@@ -847,7 +913,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     res.reference = Reference::Vague;
     return res;
   }
-  if (pattern.timex == TimexType::Set || (f.set_quant && !f.unit.empty()) || f.vezes) {
+  // A plural weekday or part of the day names a habit ("aos domingos", "nas
+  // noites de segunda"), unless a date pins it down ("os domingos de março de 1998").
+  const bool habit = f.habitual && f.year < 0 && f.month < 0 && f.day < 0 && f.unit.empty() &&
+                     (f.weekday > 0 || !f.daypart.empty());
+  if (pattern.timex == TimexType::Set || (f.set_quant && !f.unit.empty()) || f.vezes || habit) {
     res.type = TimexType::Set;
     res.reference = Reference::Vague;
     if (f.weekday > 0) res.value = "XXXX-WXX-" + std::to_string(f.weekday) + (f.daypart.empty() ? "" : "T" + f.daypart);
@@ -871,7 +941,18 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
   // --- Durations ("três anos", "durante dois meses", "há três anos que…").
   const bool relative_shift = (f.ago || f.from_now || f.after || f.before) && f.quantified_unit;
   bool duration = pattern.timex == TimexType::Duration;
+  if (f.day > 0 && f.month < 0 && !f.quantified_unit) duration = false;  // "dia 18": a day of the month
   if (relative_shift && f.ago && (ctx.duration_cue || ctx.que_after)) duration = true;
+  // "dois anos depois de a guerra acabar", "30 dias antes de concluírem": the
+  // shift is measured from an event, so the expression is the duration and
+  // "depois de" the signal linking it (TimeML), not a date.
+  if (relative_shift && (f.after || f.before) && !f.ago && !f.from_now && ctx.end > 0 &&
+      lex_->in_class(word_at(ctx.folded, ctx.end), "EVENT_LINK")) {
+    duration = true;
+    // Counted in words here; resolve() turns them into bytes of the span.
+    for (std::size_t i = n; i > 0 && (tk[i - 1].get("AFTER") || tk[i - 1].get("BEFORE")); --i)
+      res.trim_end += 1 + static_cast<std::size_t>(std::count(tk[i - 1].text.begin(), tk[i - 1].text.end(), ' '));
+  }
   // "os primeiros nove meses (de 1997)", "a primeira semana": a stretch of
   // time, whatever the pattern said.
   if (!relative_shift && f.ordinal == 1 && f.month < 0 && f.day < 0 && f.quarter < 0 && f.half < 0 &&
@@ -893,6 +974,10 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const bool vague = f.amount_vague || (!f.quantified_unit && f.unit_plural);
       res.value = duration_value(f.quantified_unit || f.amount > 0 ? f.amount : 1, vague, f.unit);
       if (f.ordinal > 0 && f.amount < 0 && !vague) res.value = duration_value(1, false, f.unit);
+      // "[o ano] findo em 30 de junho": the year is the stretch of time, the
+      // DIRECTION_PAST word the signal to the date that ends it.
+      if (res.trim_end == 0)
+        for (std::size_t i = n; i > 0 && tk[i - 1].get("DIRECTION_PAST"); --i) ++res.trim_end;
       return res;
     }
   }
@@ -941,7 +1026,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
 
   // "o último dia do mês", "o primeiro dia do ano": a day of the current (or
   // named) month or year.
-  if (f.unit == "D" && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
+  if (f.unit == "D" && f.day < 0 && (f.ordinal > 0 || f.rel < 0) && (f.outer_unit == "M" || f.outer_unit == "Y" || f.month > 0) &&
       (have_dct || f.year >= 0)) {
     int y = f.year >= 0 ? f.year : dct.year;
     int mo = f.month > 0 ? f.month : (f.outer_unit == "Y" ? (f.rel < 0 ? 12 : 1) : dct.month);
@@ -1040,19 +1125,34 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else if (have_dct) {
       // News: the occurrence the tense points to, else the nearest one.
       res.reference = Reference::Deictic;
-      const int past = f.month <= dct.month ? dct.year : dct.year - 1;
-      const int next = f.month >= dct.month ? dct.year : dct.year + 1;
       const int md = f.month * 100 + (f.day > 0 ? f.day : 0), dd = dct.month * 100 + (f.day > 0 ? dct.day : 0);
+      const int past = md <= dd ? dct.year : dct.year - 1;
+      const int next = md >= dd ? dct.year : dct.year + 1;
       if (f.rel > 0) year = md > dd ? dct.year : dct.year + 1;
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
       else if (ctx.direction > 0) year = md >= dd ? dct.year : dct.year + 1;
       else if (ctx.direction < 0) year = md <= dd ? dct.year : dct.year - 1;
-      else if (const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end); std::abs(tense) == 2)
-        year = tense > 0 ? next : past;
       else {
-        const int dp = (dct.year - past) * 12 + dct.month - f.month;
-        const int dn = (next - dct.year) * 12 + f.month - dct.month;
-        year = dn + 2 < dp ? next : past;
+        // How far back the last occurrence lies and how far ahead the next
+        // one, in months, each side made farther by what speaks against it:
+        // news leans to the past (2 months); a verb of the expression's own
+        // clause weighs 9 months, one elsewhere in the sentence 5; a word
+        // like "até" before it leans ahead (4). So "foi prorrogada até 16 de
+        // novembro" a fortnight before still reads ahead, and "será
+        // comandante numa missão em dezembro" in March reads ahead.
+        const double day_shift = f.day > 0 ? (dct.day - f.day) / 30.44 : 0.0;
+        double dp = (dct.year - past) * 12 + dct.month - f.month + day_shift;
+        double dn = (next - dct.year) * 12 + f.month - dct.month - day_shift + 2;
+        const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
+        const double weight = cue.in_clause ? 9 : 5;
+        if (cue.tense < 0) dn += weight;
+        else if (cue.tense > 0) dp += weight;
+        std::size_t b = std::min(ctx.start, ctx.folded.size());
+        while (b > 0 && ctx.folded[b - 1] == ' ') --b;
+        std::size_t a = b;
+        while (a > 0 && ctx.folded[a - 1] != ' ') --a;
+        if (lex_->in_class(ctx.folded.substr(a, b - a), "LEANS_FUTURE")) dp += 4;
+        year = dn < dp ? next : past;
       }
     } else if (ctx.anchor && ctx.anchor->year >= 0) {
       year = ctx.anchor->year;
@@ -1083,6 +1183,31 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     } else {
       set_month(year, f.month);
     }
+    return res;
+  }
+
+  // --- "dia 18": that day of the month under discussion, else of the
+  // document's month, moved a month back or ahead when the tense says so.
+  if (f.day > 0 && f.month < 0 && f.weekday < 0 && !f.has_deictic_day) {
+    res.reference = Reference::Anaphoric;
+    int y = -1, m = -1;
+    if (ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->month > 0) {
+      y = ctx.anchor->year, m = ctx.anchor->month;
+    } else if (have_dct) {
+      res.reference = Reference::Deictic;
+      Date first{dct.year, dct.month, 1};
+      const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end);
+      if (tense < 0 && f.day > dct.day) first = add_months(first, -1);
+      else if (tense > 0 && f.day < dct.day) first = add_months(first, 1);
+      y = first.year, m = first.month;
+    }
+    const Date d{y, m, f.day};
+    if (y < 0 || !d.valid()) {
+      unresolved("XXXX-XX-" + pad(f.day, 2), res.reference);
+      return res;
+    }
+    set_day(d);
+    if (f.hour >= 0) add_time(d);
     return res;
   }
 
@@ -1119,9 +1244,14 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     const int today = iso_weekday(*base);
     int delta = f.weekday - today;  // -6..6
+    // Only a verb of its own clause puts a weekday ahead: in "o acordo,
+    // anunciado sexta-feira, daria aos acionistas…" the future is another clause's.
+    auto clause_future = [&]() {
+      const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
+      return cue.tense > 0 && cue.in_clause;
+    };
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
-                                      (ctx.direction > 0 ||
-                                       (ctx.direction == 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) > 0)));
+                                      (ctx.direction > 0 || (ctx.direction == 0 && clause_future())));
     if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {
@@ -1199,12 +1329,15 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     }
     if (f.rel_kind == Facts::RelKind::None || f.outer_year) {
       // A bare unit is the one under discussion ("o trimestre") when the text
-      // has named one, else the current one ("o ano"); "trimestre homólogo do
+      // has named one, else the current one ("o ano"); a year ahead of the
+      // document date was a forecast ("começa a produzir em 1993"), not the
+      // time under discussion; "trimestre homólogo do
       // ano passado" is that one moved by the year's modifier.
       Date b = *base;
       if (f.unit == "Q" && ctx.quarter)
         b = Date{ctx.quarter->year, ctx.quarter->month, 1};
-      else if (ctx.anchor && ctx.anchor->year >= 0 && ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
+      else if (ctx.anchor && ctx.anchor->year >= 0 && (!have_dct || ctx.anchor->year <= dct.year) &&
+               ((f.unit == "M" && ctx.anchor->month > 0) || f.unit == "Y"))
         b = Date{ctx.anchor->year, ctx.anchor->month > 0 ? ctx.anchor->month : 1, 1};
       if (f.outer_year) b = add_months(b, 12 * (f.rel_this ? 0 : f.rel));
       set_unit_value(b, f.unit);
@@ -1216,7 +1349,20 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       return res;
     }
     Date b = *base;
-    if (f.unit == "Q" && anaphoric && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};  // "esse trimestre"
+    // "esse trimestre", and in a report on a quarter "este trimestre" too: the
+    // quarter reported on, not the one running at the document date ("o
+    // trimestre em curso").
+    if (f.unit == "Q" && (anaphoric || f.demonstrative) && ctx.quarter) b = Date{ctx.quarter->year, ctx.quarter->month, 1};
+    // "nesse dia" after a year or a month named without its day: a day of
+    // that year or month, not its first day.
+    const bool day_unit = f.unit == "D" || f.unit == "W" || f.unit == "F" || f.unit == "WE";
+    if (anaphoric && day_unit && ctx.anchor && ctx.anchor->year >= 0 && ctx.anchor->day < 0) {
+      const Anchor& a = *ctx.anchor;
+      res.value = f.unit == "D" ? pad(a.year, 4) + (a.month > 0 ? "-" + pad(a.month, 2) : "-XX") + "-XX"
+                                : pad(a.year, 4) + "-WXX";
+      res.chronons = {a.month > 0 ? Chronon::of_month(a.year, a.month) : Chronon::of_year(a.year)};
+      return res;
+    }
     set_unit_value(shift_unit(b, f.unit, f.rel), f.unit);
     return res;
   }
@@ -1233,6 +1379,11 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     else if (a.month > 0) set_month(a.year, a.month);
     else set_year(a.year);
     res.reference = Reference::Anaphoric;
+    return res;
+  }
+  if (f.rel_kind == Facts::RelKind::Anaphoric && f.rel == 0 && f.unit.empty() && f.weekday < 0) {
+    // "nessa altura" before any date: a time the text has not dated.
+    unresolved("XXXX-XX-XX", Reference::Anaphoric);
     return res;
   }
   if ((f.after || f.before) && !f.quantified_unit) {  // "mais tarde", "antes": vague

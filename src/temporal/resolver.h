@@ -68,6 +68,10 @@ struct Resolution {
   // ano passado"): it does not become the quarter later bare mentions refer to.
   bool shifted = false;
   bool reject = false;  // the words make no temporal sense (e.g. "1945" as day 19/45)
+  // Bytes at the end of the span that are not part of the expression: the
+  // "depois" of "[dois anos] depois de a guerra acabar", a signal tying the
+  // duration to an event rather than a date.
+  std::size_t trim_end = 0;
   std::optional<Anchor> new_anchor;
 };
 

@@ -70,6 +70,14 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
+  // "cerca de 1200 mapas", "uns 2000 livros": a number after a QUANTITY_BEFORE
+  // word and before a plural noun (a word the lexicon does not know, with a
+  // PLURAL_SUFFIX) counts things; it is not a year.
+  bool is_counted_quantity(std::string_view t, std::size_t start, std::size_t end) const;
+  // "Festival Acção Directa 2005", "Macworld 2007": a number right after a
+  // capitalized word inside a sentence (not a month, nor a word the lexicon
+  // knows) is part of a name. `folded` offsets are `text` offsets + 1.
+  bool in_name(std::string_view text, std::string_view folded, std::size_t start) const;
   // The words of folded t[s, e) that name a time (expression.h, name_start),
   // as folded offsets; `text` is the original text (t is text + 1).
   struct NameExtent {
@@ -138,6 +146,54 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
     s = w->start;
   }
   return best;
+}
+
+bool TaggerImpl::is_counted_quantity(std::string_view t, std::size_t start, std::size_t end) const {
+  std::size_t num = end;
+  while (num > start && is_digit(t[num - 1])) --num;
+  if (num == end || (num > start && t[num - 1] != ' ')) return false;
+  // The quantity word: inside the match ("cerca de 1200") or right before it ("uns 1200").
+  std::size_t q = num;
+  while (q > start && is_space(t[q - 1])) --q;
+  bool quantity = false;
+  if (q > start) {
+    quantity = lex_.in_class(t.substr(start, q - start), "QUANTITY_BEFORE");
+  } else if (auto last = word_before(t, start)) {
+    // One to three words ending right before the number ("uns", "mais ou menos").
+    std::size_t p = start;
+    for (int words = 0; words < 3 && !quantity; ++words) {
+      auto w = word_before(t, p);
+      if (!w) break;
+      quantity = lex_.in_class(t.substr(w->start, last->end - w->start), "QUANTITY_BEFORE");
+      p = w->start;
+    }
+  }
+  if (!quantity) return false;
+  auto after = word_after(t, end);
+  if (!after) return false;
+  const std::string_view noun = t.substr(after->start, after->end - after->start);
+  if (lex_.lookup(noun) != nullptr) return false;
+  for (const auto& suffix : lex_.phrases("PLURAL_SUFFIX"))
+    if (noun.size() > suffix.size() + 1 && noun.substr(noun.size() - suffix.size()) == suffix) return true;
+  return false;
+}
+
+bool TaggerImpl::in_name(std::string_view text, std::string_view t, std::size_t start) const {
+  auto w = word_before(t, start);
+  if (!w || w->end != start - 1 || w->start == 0) return false;  // one space, no punctuation between
+  const char first = text[w->start - 1];
+  if (first < 'A' || first > 'Z') {
+    // Accented capitals (UTF-8 "Á".."Ú" start with 0xC3 0x80..0x9E).
+    if (!(static_cast<unsigned char>(first) == 0xC3 && w->start < text.size() &&
+          static_cast<unsigned char>(text[w->start]) < 0x9F))
+      return false;
+  }
+  if (lex_.lookup(t.substr(w->start, w->end - w->start)) != nullptr) return false;
+  // Not the first word of a sentence.
+  std::size_t p = w->start;
+  while (p > 0 && is_space(t[p - 1])) --p;
+  return p > 0 && t[p - 1] != '.' && t[p - 1] != '!' && t[p - 1] != '?' && t[p - 1] != ':' && t[p - 1] != '"' &&
+         t[p - 1] != '\n';
 }
 
 namespace {
@@ -283,7 +339,15 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
   while (last > start && t[last - 1] != ' ') --last;
   const std::string* unit = lex_.value(t.substr(last, end - last), "UNIT");
   if (unit == nullptr || *unit != "Y" || last == start) return false;
-  if (!is_digit(t[start]) && !in_class_word(t, word_after(t, start), "NUMWORD")) return false;
+  // "com cerca de 18 anos": the age is the number after the approximation.
+  std::size_t num = start;
+  for (std::size_t e = start; e < last && !is_digit(t[num]); ++e) {
+    if (!is_space(t[e]) && (e + 1 == last || !is_space(t[e + 1]))) continue;
+    if (!lex_.in_class(t.substr(start, e + 1 - start), "APPROX")) continue;
+    num = e + 1;
+    while (num < last && is_space(t[num])) ++num;
+  }
+  if (!is_digit(t[num]) && !in_class_word(t, word_after(t, num), "NUMWORD")) return false;
   auto after = word_after(t, end);
   if (after) {
     auto after2 = word_after(t, after->end);
@@ -337,8 +401,16 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     if (start >= 2 && (t[start - 1] == '.' || t[start - 1] == ',' || t[start - 1] == '/') && is_digit(t[start - 2]))
       continue;
     if (end + 1 < t.size() && (t[end] == '.' || t[end] == ',' || t[end] == '/' || t[end] == ':') &&
-        is_digit(t[end + 1]) && is_digit(t[end - 1]))
-      continue;
+        is_digit(t[end + 1]) && is_digit(t[end - 1])) {
+      // "de quinta-feira, 5.745.188 ações": the number was never the day;
+      // what comes before it still stands.
+      std::size_t cut = end;
+      while (cut > start && is_digit(t[cut - 1])) --cut;
+      if (cut == start || !is_space(t[cut - 1])) continue;
+      while (cut > start && (is_space(t[cut - 1]) || t[cut - 1] == ',')) --cut;
+      if (cut == start) continue;
+      end = cut;
+    }
     if (end < t.size() && t[end] == '%') continue;
     // Part of an identifier ("NYT-02-06-98", "ref/1998").
     if (is_digit(t[start]) && start >= 2 && (t[start - 1] == '-' || t[start - 1] == '/') &&
@@ -348,7 +420,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     for (int guard = 0; guard < 3; ++guard) {
       std::size_t len = preposition_at(t, start, end);
       // A fixed phrase that opens with a preposition keeps it ("em breve", "pelo menos").
-      if (len > 0 && phrase_at(t, start, end) > len) break;
+      // But a reference noun after the preposition stands alone ("no [passado]",
+      // "neste [momento]"): class BARE_REF.
+      if (len > 0 && phrase_at(t, start, end) > len &&
+          !in_class_word(t, word_after(t, start + len), "BARE_REF"))
+        break;
       if (len == 0) break;
       std::size_t ns = start + len;
       while (ns < end && is_space(t[ns])) ++ns;
@@ -369,7 +445,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       auto before = word_before(t, harem_start);
       if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "PREPOSITION"))
         before = word_before(t, before->start);
-      if (in_class_word(t, before, "NEG_BEFORE")) continue;
+      // A name word ends no sentence: "da Escola. Em 1993…" is a date ("av." keeps its dot).
+      if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "NEG_BEFORE")) continue;
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;
@@ -383,6 +460,18 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
             continue;  // "1945 por cento"
         }
       }
+      if (is_counted_quantity(t, start, end)) continue;
+      if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
+        // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
+        std::size_t last = end;
+        while (last > start && !is_space(t[last - 1])) --last;
+        const char c = text[last - 1];
+        if (bare_number || (c >= 'A' && c <= 'Z')) continue;
+      }
+      // Fixed phrases that only look temporal ("de última hora").
+      if (lex_.in_class(t.substr(harem_start, end - harem_start), "NOT_TEMPORAL")) continue;
+      if (auto b = word_before(t, harem_start); b && lex_.in_class(t.substr(b->start, end - b->start), "NOT_TEMPORAL"))
+        continue;
     }
     if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
     if (is_age(t, harem_start, start, end)) continue;
@@ -424,8 +513,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     ctx.folded = t;
     ctx.start = start;
     ctx.end = end;
-    Resolution r = resolver_.resolve(t.substr(m.start, m.end - m.start), pat, ctx);
+    Resolution r = resolver_.resolve(t.substr(m.start, end - m.start), pat, ctx);
     if (r.reject) continue;
+    // "[dois anos] depois de…": the signal stays out of the TimeML extent, in the HAREM one.
+    const std::size_t harem_end = end;
+    if (r.trim_end > 0 && r.trim_end < end - start) {
+      end -= r.trim_end;
+      if (is_age(t, harem_start, start, end)) continue;  // "reformou-se aos 65 anos depois de…"
+    }
     // A definite article right before joins the TimeML extent (resources/pt/grammar.txt, ARTICLE).
     if (auto art = word_before(t, start); art && in_class_word(t, art, "ARTICLE")) {
       const std::string_view a = t.substr(art->start, art->end - art->start);
@@ -453,7 +548,7 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.start = start - 1;
     e.end = end - 1;
     e.harem_start = harem_start - 1;
-    e.harem_end = end - 1;
+    e.harem_end = harem_end - 1;
     e.text.assign(text.substr(e.start, e.end - e.start));
     e.type = r.type;
     e.value = std::move(r.value);
@@ -462,6 +557,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     e.harem_subtype = pat.harem_subtype;
     if (r.type == TimexType::Duration && pat.timex != TimexType::Duration) {
       e.harem_type = HaremType::Duration;  // "há três anos que…"
+      e.harem_subtype = HaremSubtype::None;
+    }
+    if (r.type == TimexType::Set && pat.timex != TimexType::Set) {
+      e.harem_type = HaremType::Frequency;  // "aos domingos"
       e.harem_subtype = HaremSubtype::None;
     }
     if (r.interval && e.harem_type == HaremType::CalendarRef) e.harem_subtype = HaremSubtype::Interval;
@@ -497,6 +596,25 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     e.reference = r.reference;
     e.resolved = r.resolved;
+    // "nas noites de segunda e terça-feira": a weekday joined by "e" to a habit
+    // is part of the habit, at the same part of the day.
+    if (!out.empty() && out.back().type == TimexType::Set && out.back().value.rfind("XXXX-WXX-", 0) == 0 &&
+        e.type == TimexType::Date && !r.interval && start > 1 && out.back().end + 1 < start - 1) {
+      const std::string_view between = t.substr(out.back().end + 1, start - 1 - out.back().end);
+      const std::string_view word = t.substr(start, end - start);
+      const std::string* day = lex_.value(word, "WEEKDAY");
+      if (day == nullptr) day = lex_.value(word, "WEEKDAY_SHORT");
+      if (day != nullptr && (between == " e " || between == " e  ")) {
+        const std::string& habit = out.back().value;
+        const std::size_t time = habit.find('T');
+        e.type = TimexType::Set;
+        e.value = "XXXX-WXX-" + *day + (time == std::string::npos ? "" : habit.substr(time));
+        e.chronons.clear();
+        e.reference = Reference::Vague;
+        e.harem_type = HaremType::Frequency;
+        e.harem_subtype = HaremSubtype::None;
+      }
+    }
     // The anchor follows the time under discussion; a look back ("há um ano",
     // "trimestre homólogo do ano passado") does not move it.
     if (r.new_anchor && r.resolved && !r.shifted) {
@@ -506,7 +624,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       // the quarter a report is about.
       const bool future_quarter = dct && r.new_anchor->quarter > 0 &&
                                   r.new_anchor->year * 4 + r.new_anchor->quarter >= dct->year * 4 + (dct->month - 1) / 3 + 1;
-      if (r.new_anchor->quarter > 0 && !future_quarter) quarter = r.new_anchor;
+      // Nor is an earlier quarter named in passing ("após um segundo trimestre
+      // em baixo") once a later one is the subject.
+      const bool earlier_quarter = quarter && r.new_anchor->quarter > 0 &&
+                                   r.new_anchor->year * 4 + r.new_anchor->quarter < quarter->year * 4 + quarter->quarter;
+      if (r.new_anchor->quarter > 0 && !future_quarter && !earlier_quarter) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
   }

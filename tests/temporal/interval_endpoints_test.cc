@@ -85,7 +85,7 @@ TEST(NameExtent, OnlyTheWordsThatNameATime) {
   const std::string br = "Nos anos 70 ela morava no Rio; hoje, três anos depois da reforma, voltou em março.";
   EXPECT_EQ(name(br, "anos 70"), "anos 70");
   EXPECT_EQ(name(br, "hoje"), "");
-  EXPECT_EQ(name(br, "três anos depois"), "");
+  EXPECT_EQ(name(br, "três anos"), "");  // "depois da reforma": the signal is out of the TimeML extent
   EXPECT_EQ(name(br, "março"), "março");
 }
 
