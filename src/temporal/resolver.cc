@@ -72,7 +72,7 @@ struct Facts {
   std::string season;
   int quarter = -1, half = -1;
   int decade = -1, century = -1;
-  int hour = -1, minute = -1;
+  int hour = -1, minute = -1, second = -1;
   std::string daypart;
   std::string holiday;
   bool has_deictic_day = false;
@@ -144,8 +144,9 @@ std::size_t digits_at(std::string_view s, std::size_t i) {
   return j - i;
 }
 
-// 17h30, 17h, 17:30, 17.30, 17.30h, 9h30m, 9h30min.
-bool parse_clock(std::string_view w, int* h, int* m) {
+// 17h30, 17h, 17hs, 17:30, 17.30, 17.30h, 9h30m, 9h30min, and with seconds:
+// 17h30m15s, 10:30:45.
+bool parse_clock(std::string_view w, int* h, int* m, int* s) {
   std::size_t n = digits_at(w, 0);
   if (n < 1 || n > 2 || n == w.size()) return false;
   const int hour = static_cast<int>(to_long(w.substr(0, n)));
@@ -157,10 +158,20 @@ bool parse_clock(std::string_view w, int* h, int* m) {
   if (md == 0 && sep != 'h') return false;
   const int minute = md ? static_cast<int>(to_long(w.substr(k, 2))) : 0;
   k += md;
+  int second = -1;
+  if (md == 2 && sep != '.' && k < w.size() && (w[k] == ':' || w[k] == 'm') &&
+      digits_at(w, k + 1) == 2) {
+    second = static_cast<int>(to_long(w.substr(k + 1, 2)));
+    k += 3;
+    if (k < w.size() && w[k] == 's') ++k;
+    if (k != w.size() || second > 59) return false;
+  }
   std::string_view rest = w.substr(k);
-  if (!(rest.empty() || rest == "h" || rest == "m" || rest == "min") || (sep == '.' && rest == "m")) return false;
+  if (!(rest.empty() || rest == "h" || rest == "hs" || rest == "s" || rest == "m" || rest == "min") ||
+      (sep == '.' && rest == "m") || (rest == "s" && (md != 0 || sep != 'h')))
+    return false;
   if (hour > 24 || minute > 59) return false;
-  *h = hour, *m = minute;
+  *h = hour, *m = minute, *s = second;
   return true;
 }
 
@@ -472,8 +483,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         continue;
       }
       // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m, 02.30.
-      if (int h = -1, m = -1; parse_clock(w, &h, &m)) {
-        f.hour = h, f.minute = m;
+      if (int h = -1, m = -1, sec = -1; parse_clock(w, &h, &m, &sec)) {
+        f.hour = h, f.minute = m, f.second = sec;
         continue;
       }
       // 6-VI-1944: a Roman month.
@@ -515,8 +526,16 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         else if (t.digits == 4) f.year = static_cast<int>(v);
         if (f.decade >= 0 || f.year >= 0) continue;
       }
-      if (v >= 0 && v <= 24 && t.digits <= 2 && i > 0 && i + 1 < n &&
-          (tk[i - 1].text == "às" || tk[i - 1].text == "as" || tk[i - 1].text == "pelas" || tk[i - 1].text == "das") &&
+      // "17 horas de 3 de março", "3 de março, 17 horas": hours on a day are o'clock.
+      const auto names_day = [&](std::size_t k) {
+        return k < n && (tk[k].number || tk[k].get("MONTH") || tk[k].get("WEEKDAY") || tk[k].get("DEICTIC_DAY"));
+      };
+      const bool hours_on_a_day = i + 1 < n && (tk[i + 1].text == "horas" || tk[i + 1].text == "hora") &&
+                                  t.digits > 0 && (f.day >= 0 || (i + 3 < n && is_de(i + 2) && names_day(i + 3)));
+      if (v >= 0 && v <= 24 && t.digits <= 2 && i + 1 < n &&
+          (hours_on_a_day ||
+           (i > 0 && (tk[i - 1].text == "às" || tk[i - 1].text == "as" || tk[i - 1].text == "pelas" ||
+                      tk[i - 1].text == "das"))) &&
           (tk[i + 1].text == "horas" || tk[i + 1].text == "hora")) {
         // "às três horas (e vinte minutos)": a clock time, not a duration.
         f.hour = static_cast<int>(v);
@@ -836,6 +855,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
     res.type = TimexType::Time;
     if (f.hour >= 0) {
       res.value = day + "T" + pad(f.hour, 2) + ":" + pad(f.minute < 0 ? 0 : f.minute, 2);
+      if (f.second >= 0) res.value += ":" + pad(f.second, 2);
       if (d) {
         Chronon c = Chronon::of_date(*d);
         c.hour = f.hour == 24 ? 24 : f.hour;

@@ -1,0 +1,109 @@
+// Clock times written with hours and seconds, two-digit years, numbers that
+// are labels rather than years, and names that look like dates: real
+// Portuguese sentences of both variants, with a fixed document date.
+#include <gtest/gtest.h>
+
+#include "temporal/tagger.h"
+#include "test_support.h"
+
+namespace cronista::temporal {
+namespace {
+
+const Tagger& tagger() {
+  static const std::unique_ptr<Tagger> t = [] {
+    auto r = Tagger::load(TaggerOptions{testing::source_dir(), {}});
+    if (!r.ok()) {
+      ADD_FAILURE() << r.status().message();
+      return std::unique_ptr<Tagger>();
+    }
+    return std::move(*r);
+  }();
+  return *t;
+}
+
+struct Found {
+  std::string text, type, value;
+};
+
+std::vector<Found> tag(const std::string& text, std::optional<Date> dct = Date{2010, 6, 15}) {
+  std::vector<Found> out;
+  for (const auto& e : tagger().tag(text, dct))
+    if (e.in_timeml) out.push_back(Found{e.text, std::string(to_string(e.type)), e.value});
+  return out;
+}
+
+Found find(const std::vector<Found>& all, const std::string& what) {
+  for (const auto& f : all)
+    if (f.text == what) return f;
+  std::string got;
+  for (const auto& f : all) got += "[" + f.text + "] ";
+  ADD_FAILURE() << "no expression '" << what << "'; found: " << got;
+  return {};
+}
+
+bool mentions(const std::vector<Found>& all, const std::string& digits) {
+  for (const auto& f : all)
+    if (f.text.find(digits) != std::string::npos) return true;
+  return false;
+}
+
+TEST(TaggerClockTimes, HoursAfterAPrepositionAreAClockTime) {
+  auto pt = tag("A loja fica aberta até às 20 horas e o comboio chega pelas 9 horas.");
+  EXPECT_EQ(find(pt, "20 horas").type, "TIME");
+  EXPECT_EQ(find(pt, "20 horas").value, "2010-06-15T20:00");
+  EXPECT_EQ(find(pt, "9 horas").type, "TIME");
+  auto br = tag("A palestra vai começar às 17 horas no auditório da faculdade.");
+  EXPECT_EQ(find(br, "17 horas").type, "TIME");
+  EXPECT_EQ(find(br, "17 horas").value, "2010-06-15T17:00");
+}
+
+TEST(TaggerClockTimes, HoursWithADateAreAClockTime) {
+  auto r = tag("A assembleia foi convocada para as 15 horas de 3 de março de 2011.");
+  bool time_found = false;
+  for (const auto& f : r)
+    if (f.text.find("15 horas") != std::string::npos) {
+      EXPECT_EQ(f.type, "TIME") << f.text;
+      time_found = true;
+    }
+  EXPECT_TRUE(time_found);
+}
+
+TEST(TaggerClockTimes, SecondsAndTheHsAbbreviation) {
+  auto r = tag("O foguete partiu às 17h30m15s e a cápsula separou-se às 10:30:45.");
+  EXPECT_EQ(find(r, "17h30m15s").value, "2010-06-15T17:30:15");
+  EXPECT_EQ(find(r, "10:30:45").value, "2010-06-15T10:30:45");
+  auto br = tag("O show começa às 21hs, com abertura dos portões às 19hs.");
+  EXPECT_EQ(find(br, "21hs").value, "2010-06-15T21:00");
+  EXPECT_EQ(find(br, "19hs").type, "TIME");
+}
+
+TEST(TaggerClockTimes, ACountOfHoursStaysADuration) {
+  auto r = tag("A viagem de autocarro durou 17 horas e ninguém dormiu.");
+  EXPECT_EQ(find(r, "17 horas").type, "DURATION");
+  EXPECT_EQ(find(r, "17 horas").value, "PT17H");
+}
+
+TEST(TaggerLabelledNumbers, ANumberAfterALabelNounIsNoYear) {
+  auto pt = tag("Escreva para o Apartado 1606 em Lisboa; o ofício n.º 1945 está na página 1939.");
+  EXPECT_FALSE(mentions(pt, "1606"));
+  EXPECT_FALSE(mentions(pt, "1945"));
+  EXPECT_FALSE(mentions(pt, "1939"));
+  auto br = tag("Envie a carta para a Caixa Postal 1606 e veja a pág. 1950 do catálogo de 2008.");
+  EXPECT_FALSE(mentions(br, "1606"));
+  EXPECT_FALSE(mentions(br, "1950"));
+  EXPECT_EQ(find(br, "2008").value, "2008");
+}
+
+TEST(TaggerLabelledNumbers, ALawNumberIsNoDateButTheYearAfterIsOne) {
+  auto r = tag("A Lei 1944/2001 foi revogada em 2005.");
+  EXPECT_FALSE(mentions(r, "1944"));
+  EXPECT_EQ(find(r, "2005").value, "2005");
+}
+
+TEST(TaggerLabelledNumbers, AYearAfterAPageWordWithAPrepositionStaysAYear) {
+  auto r = tag("A página foi criada em 1999 e revista na primavera de 2003.");
+  EXPECT_EQ(find(r, "1999").value, "1999");
+}
+
+}  // namespace
+}  // namespace cronista::temporal
