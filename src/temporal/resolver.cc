@@ -243,7 +243,9 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
       flush();
     } else if (c == ' ') {
       flush();
-    } else if (c == ',' || c == ';' || c == '(' || c == ')' || c == '"') {
+    } else if (c == ',' || c == ';' || c == '(' || c == ')' || c == '"' ||
+               (c == '\'' && cur.empty() && i + 1 < span.size() && span[i + 1] >= '0' && span[i + 1] <= '9')) {
+      // The apostrophe of "'79" stands apart from its year.
       flush();
       raw.push_back(std::string(1, c));
       at.emplace_back(i, i + 1);
@@ -612,7 +614,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
         f.year = static_cast<int>(v);
         continue;
       }
-      if (t.digits == 2 && i > 0 && (tk[i - 1].get("MONTH") || is_de(i - 1)) && f.month >= 0) {
+      // "março de 79", "verão de 85": two digits after a month or a season are its year.
+      if (t.digits == 2 && i > 0 && (tk[i - 1].get("MONTH") || is_de(i - 1)) && (f.month >= 0 || !f.season.empty())) {
         f.year = 1900 + static_cast<int>(v);
         f.year_from_two_digits = true;
         continue;

@@ -105,5 +105,19 @@ TEST(TaggerLabelledNumbers, AYearAfterAPageWordWithAPrepositionStaysAYear) {
   EXPECT_EQ(find(r, "1999").value, "1999");
 }
 
+TEST(TaggerTwoDigitYears, AfterAMonthOrASeason) {
+  auto pt = tag("A fábrica abriu em março de 79 e a cheia foi no inverno de 83.");
+  EXPECT_EQ(find(pt, "março de 79").value, "1979-03");
+  EXPECT_EQ(find(pt, "inverno de 83").value, "1983-WI");
+  auto br = tag("O disco saiu em dezembro de '79, e a turnê foi no verão de 85.");
+  EXPECT_EQ(find(br, "dezembro de '79").value, "1979-12");
+  EXPECT_EQ(find(br, "verão de 85").value, "1985-SU");
+}
+
+TEST(TaggerTwoDigitYears, AFourDigitYearAfterASeasonIsStillRead) {
+  auto r = tag("Choveu muito no outono de 2009.");
+  EXPECT_EQ(find(r, "outono de 2009").value, "2009-FA");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
