@@ -305,7 +305,8 @@ bool is_context_class(std::string_view c) {
   static constexpr std::string_view kContext[] = {"DURATION_CUE", "FUTURE_CUE", "FUTURE_SUFFIX", "PAST_CUE",
                                                   "PAST_SUFFIX", "NEG_BEFORE", "NEG_AFTER", "AGE_BEFORE",
                                                   "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD", "NEG_BEFORE_NUMBER", "ABBREVIATION",
-                                                  "DIRECTION_FUTURE", "DIRECTION_PAST"};
+                                                  "DIRECTION_FUTURE", "DIRECTION_PAST", "TOWN_FEAST",
+                                                  "PLACE_PREPOSITION"};
   for (auto g : kContext)
     if (c == g) return true;
   return false;

@@ -447,6 +447,11 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         before = word_before(t, before->start);
       // A name word ends no sentence: "da Escola. Em 1993…" is a date ("av." keeps its dot).
       if (before && lex_.in_class(t.substr(before->start, before->end - before->start), "NEG_BEFORE")) continue;
+      // "em Natal, no Rio Grande do Norte": a feast named without its article, capitalised,
+      // after a bare place preposition is a town.
+      if (start > 0 && is_upper_at(text, start - 1) && lex_.in_class(t.substr(start, end - start), "TOWN_FEAST") &&
+          in_class_word(t, word_before(t, start), "PLACE_PREPOSITION"))
+        continue;
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;

@@ -119,5 +119,13 @@ TEST(TaggerTwoDigitYears, AFourDigitYearAfterASeasonIsStillRead) {
   EXPECT_EQ(find(r, "outono de 2009").value, "2009-FA");
 }
 
+TEST(TaggerTownsThatLookLikeFeasts, NatalAfterABarePrepositionIsTheTown) {
+  auto br = tag("Ele mora em Natal, no Rio Grande do Norte, desde 2004.");
+  EXPECT_FALSE(mentions(br, "Natal"));
+  EXPECT_EQ(find(br, "2004").value, "2004");
+  auto pt = tag("No Natal a família junta-se em casa da avó.");
+  EXPECT_EQ(find(pt, "Natal").value, "2010-12-25");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
