@@ -452,6 +452,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (start > 0 && is_upper_at(text, start - 1) && lex_.in_class(t.substr(start, end - start), "TOWN_FEAST") &&
           in_class_word(t, word_before(t, start), "PLACE_PREPOSITION"))
         continue;
+      // "Domingos Pereira chegou": a habit word without its article ("aos domingos"),
+      // capitalised and followed by a capitalised word the lexicon does not know, is a name.
+      if (harem_start == start && is_upper_at(text, start - 1) && lex_.in_class(t.substr(start, end - start), "HABITUAL")) {
+        auto next = word_after(t, end);
+        if (next && next->start == end + 1 && is_upper_at(text, next->start - 1) &&
+            lex_.lookup(t.substr(next->start, next->end - next->start)) == nullptr)
+          continue;
+      }
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;

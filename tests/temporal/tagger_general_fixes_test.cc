@@ -127,5 +127,13 @@ TEST(TaggerTownsThatLookLikeFeasts, NatalAfterABarePrepositionIsTheTown) {
   EXPECT_EQ(find(pt, "Natal").value, "2010-12-25");
 }
 
+TEST(TaggerNamesThatLookLikeDates, ACapitalisedHabitWordBeforeASurnameIsAName) {
+  auto pt = tag("Domingos Pereira chegou ontem a Braga.");
+  EXPECT_FALSE(mentions(pt, "Domingos"));
+  EXPECT_EQ(find(pt, "ontem").value, "2010-06-14");
+  auto br = tag("A feira abre aos domingos e fecha às segundas.");
+  EXPECT_EQ(find(br, "domingos").type, "SET");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
