@@ -532,7 +532,7 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tk, const Pattern&
       const auto names_day = [&](std::size_t k) {
         return k < n && (tk[k].number || tk[k].get("MONTH") || tk[k].get("WEEKDAY") || tk[k].get("DEICTIC_DAY"));
       };
-      const bool hours_on_a_day = i + 1 < n && (tk[i + 1].text == "horas" || tk[i + 1].text == "hora") &&
+      const bool hours_on_a_day = i + 1 < n && tk[i + 1].get("UNIT") && *tk[i + 1].get("UNIT") == "H" &&
                                   t.digits > 0 && (f.day >= 0 || (i + 3 < n && is_de(i + 2) && names_day(i + 3)));
       if (v >= 0 && v <= 24 && t.digits <= 2 && i + 1 < n &&
           (hours_on_a_day ||
