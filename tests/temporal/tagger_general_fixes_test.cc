@@ -114,6 +114,12 @@ TEST(TaggerTwoDigitYears, AfterAMonthOrASeason) {
   EXPECT_EQ(find(br, "verão de 85").value, "1985-SU");
 }
 
+TEST(TaggerTwoDigitYears, AfterAMonthAndASlash) {
+  auto r = tag("O LP foi gravado em março/79 e relançado em julho/2007.");
+  EXPECT_EQ(find(r, "março/79").value, "1979-03");
+  EXPECT_EQ(find(r, "julho/2007").value, "2007-07");
+}
+
 TEST(TaggerTwoDigitYears, AFourDigitYearAfterASeasonIsStillRead) {
   auto r = tag("Choveu muito no outono de 2009.");
   EXPECT_EQ(find(r, "outono de 2009").value, "2009-FA");
