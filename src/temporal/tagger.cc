@@ -486,7 +486,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (auto b = word_before(t, harem_start); b && lex_.in_class(t.substr(b->start, end - b->start), "NOT_TEMPORAL"))
         continue;
     }
-    if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) continue;
+    if (!pat.unless_next.empty() && in_class_word(t, word_after(t, end), pat.unless_next)) {
+      // The match is not an expression, but its last word may open one with
+      // the word that rejected it ("um verão de [15 dias]").
+      std::size_t last = end;
+      while (last > start && !is_space(t[last - 1])) --last;
+      if (last > start) pos = last;
+      continue;
+    }
     if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
     ctx.dct = dct;

@@ -114,6 +114,13 @@ TEST(TaggerTwoDigitYears, AfterAMonthOrASeason) {
   EXPECT_EQ(find(br, "verão de 85").value, "1985-SU");
 }
 
+TEST(TaggerTwoDigitYears, TwoDigitsBeforeAUnitCountTheUnit) {
+  auto r = tag("Fizeram um verão de 15 dias na serra e um inverno de 3 semanas na praia.");
+  for (const auto& e : r) EXPECT_EQ(e.value.find("19"), std::string::npos) << e.text << " " << e.value;
+  EXPECT_EQ(find(r, "15 dias").value, "P15D");
+  EXPECT_EQ(find(r, "3 semanas").value, "P3W");
+}
+
 TEST(TaggerTwoDigitYears, AfterAMonthAndASlash) {
   auto r = tag("O LP foi gravado em março/79 e relançado em julho/2007.");
   EXPECT_EQ(find(r, "março/79").value, "1979-03");
