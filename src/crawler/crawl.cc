@@ -102,9 +102,13 @@ std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + 
 // ---- analysis on worker threads ----
 
 // A link to follow (in scope, or any link in general mode), resolved on the
-// worker so the event loop does not parse it again.
+// worker so the event loop does not parse it again. In temporal mode a link
+// of an in-scope boilerplate segment (a dated sidebar, a header) is followed
+// with the lowest weight: it is queued without counting as a backlink, so it
+// waits behind every link of in-scope main text.
 struct FoundLink {
   CanonicalUrl url;
+  bool counts = true;  // counts as a backlink of its target
 };
 
 struct AnalysisTask {
@@ -238,7 +242,8 @@ class AnalysisPool {
       info.segment = segment_of[j];
       info.in_scope = segment_of[j] ? std::optional<bool>(p.segment_in_scope[*segment_of[j]]) : std::optional<bool>(false);
       const bool kept = !options_.temporal_mode || *info.in_scope;
-      if (kept) r.links.push_back({*target});
+      const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
+      if (kept) r.links.push_back({*target, !options_.temporal_mode || !furniture});
       p.link_rows.push_back(std::move(info));
     }
     p.links = static_cast<std::int64_t>(p.link_rows.size());
@@ -396,6 +401,7 @@ Status Crawl::setup() {
 
   FrontierOptions fo;
   fo.max_depth = o_.max_depth;
+  fo.priority_slack = o_.temporal_mode ? o_.priority_slack : -1;
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
 
   FetcherOptions fetch;
@@ -626,7 +632,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   std::int64_t kept = 0;
   for (const FoundLink& link : r.links) {
     if (!admit(link.url)) continue;
-    const bool first = counted.insert(link.url.str()).second;
+    const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
     frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
                    job_id, &job.ops);

@@ -5,8 +5,12 @@
 // backlinks → repeat until the page budget is spent or the frontier is empty.
 //
 // A URL's backlinks are the distinct downloaded pages whose kept links point
-// at it (in-scope links in temporal mode, every link in general mode): the
-// priority ranks what the crawl would follow, among what it follows. A page
+// at it (in-scope links of main text in temporal mode, every link in general
+// mode): the priority ranks what the crawl would follow, among what it
+// follows. In temporal mode the links of in-scope page furniture (a dated
+// header or footer line) are followed with the lowest priority, without
+// counting as backlinks, and the frontier serves the globally best links
+// first instead of keeping every host busy (FrontierOptions::priority_slack). A page
 // is a download when its fetch ended with an HTTP response that is not a
 // redirect; downloads are numbered in the order their analysis completes
 // (history, --order-out).
@@ -43,6 +47,13 @@ struct CrawlOptions {
   int host_connections = 1;
   int connections = 32;
   double threshold = 0.99;
+  // Temporal mode, FrontierOptions::priority_slack: how much worse than the
+  // best link of a host that will soon be ready a link may be and still be
+  // fetched now (-1: keep every host busy). Backlink priorities are 100 (no
+  // counted backlink: seeds, links of dated page furniture), 50, 33, 25…;
+  // 0 serves the best tier only. The general crawl, the breadth-first-like
+  // baseline of method.md §4, always keeps every host busy.
+  int priority_slack = 0;
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
   bool resume = false;

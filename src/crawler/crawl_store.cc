@@ -263,8 +263,13 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   }
   std::unordered_map<std::uint64_t, std::uint32_t> backlinks;
   {
-    auto st = db_.prepare(std::string("SELECT target, COUNT(DISTINCT doc_id) FROM links ") +
-                          (kept_only ? "WHERE in_scope = 1 " : "") + "GROUP BY target");
+    // Temporal mode counts the in-scope links of main text only (links of
+    // dated page furniture are followed without counting, crawl.h).
+    auto st = db_.prepare(std::string("SELECT l.target, COUNT(DISTINCT l.doc_id) FROM links l ") +
+                          (kept_only ? "LEFT JOIN segments s ON s.id = l.segment_id "
+                                       "WHERE l.in_scope = 1 AND COALESCE(s.boilerplate, 0) = 0 "
+                                     : "") +
+                          "GROUP BY l.target");
     if (!st.ok()) return st.status();
     while (st->step()) backlinks.emplace(url_key(st->column_text(0)), static_cast<std::uint32_t>(st->column_int(1)));
     if (!st->status().ok()) return st->status();

@@ -85,6 +85,28 @@ void Frontier::place(std::uint32_t host, FrontierEntry e) {
   } else {
     demote(host, std::move(e));
   }
+  note_best(host);
+}
+
+void Frontier::note_best(std::uint32_t host) {
+  HostWork& w = work_[host];
+  const std::optional<Key> best = w.window.empty() ? std::nullopt : std::optional<Key>(w.window.begin()->first);
+  if (best == w.listed_best) return;
+  if (w.listed_best) best_.erase({*w.listed_best, host});
+  if (best) best_.insert({*best, host});
+  w.listed_best = best;
+}
+
+std::optional<int> Frontier::best_soon(Clock::time_point now) const {
+  for (const auto& [key, host] : best_) {
+    const HostWork& w = work_[host];
+    const HostState& h = hosts_[host];
+    const bool soon = w.where == Where::Ready || (w.where == Where::Waiting && w.wait_until <= now + options_.lookahead) ||
+                      (w.where == Where::Parked && h.robots == RobotsState::Ready && h.in_flight > 0 &&
+                       h.last_dispatch + options_.lookahead >= now);
+    if (soon) return key.first;
+  }
+  return std::nullopt;
 }
 
 void Frontier::demote(std::uint32_t host, FrontierEntry e) {
@@ -179,6 +201,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     auto node = from.extract(old_key);
     if (!node.empty()) {
       if (slot->state == UrlState::Queued) --window_entries_; else --pending_entries_;
+      note_best(h);
       node.mapped().backlinks = slot->backlinks;
       place(h, std::move(node.mapped()));
     }
@@ -287,6 +310,7 @@ void Frontier::refill(std::uint32_t host) {
     --window_entries_;
     demote(host, std::move(node.mapped()));
   }
+  note_best(host);
 }
 
 void Frontier::committed(std::uint64_t job) {
@@ -325,9 +349,14 @@ std::optional<FrontierEntry> Frontier::pop(Clock::time_point now) {
       schedule(host, now);  // never Ready again while may_fetch() is false
       continue;
     }
+    if (options_.priority_slack >= 0) {
+      const std::optional<int> best = best_soon(now);
+      if (best && w.window.begin()->first.first > *best + options_.priority_slack) return std::nullopt;
+    }
     auto node = w.window.extract(w.window.begin());
     FrontierEntry e = std::move(node.mapped());
     --window_entries_;
+    note_best(host);
     --queued_;
     if (SeenSet::Slot* slot = seen_.find(e.key)) {
       slot->state = UrlState::InFlight;

@@ -19,7 +19,10 @@
 // Scheduling: hosts with work are either ready (politeness allows a request
 // now), waiting (until a known time) or parked (robots.txt pending, or all
 // their connections busy). pop() takes the best entry among ready hosts, so
-// a host that must wait never stalls the others.
+// a host that must wait never stalls the others; with a priority slack
+// (FrontierOptions) it first checks that entry against the best entry of
+// every host that will be ready soon, and leaves a slot empty rather than
+// fetch a link far worse than one that only waits for politeness.
 //
 // Single-threaded: owned by the crawl loop.
 #pragma once
@@ -117,6 +120,15 @@ struct FrontierOptions {
   std::size_t window_per_host = 32;        // entries kept in memory per host (at most)
   std::size_t window_budget = 64 * 1024;   // entries kept in memory overall (soft)
   int max_depth = -1;                      // links deeper than this are refused; -1 = unbounded
+  // Global order before busy hosts: a ready host is served only when its
+  // best entry's priority is at most priority_slack worse than the best
+  // priority of every host that may be served within `lookahead` (ready,
+  // waiting for its politeness gap, or with a transfer under way). Otherwise
+  // pop() returns nothing and the crawl waits for the better host, so a host
+  // whose queue holds only poor links is not served just to keep it busy.
+  // -1: every ready host is served (throughput first).
+  int priority_slack = -1;
+  std::chrono::milliseconds lookahead{2000};
 };
 
 class Frontier {
@@ -178,6 +190,7 @@ class Frontier {
     Clock::time_point wait_until{};
     bool robots_requested = false;
     bool listed_pending = false;
+    std::optional<Key> listed_best;  // the window's best key as listed in best_
   };
 
   HostWork& work(std::uint32_t host);
@@ -190,6 +203,10 @@ class Frontier {
   // An entry leaving the window: pending until committed, then spilled.
   void demote(std::uint32_t host, FrontierEntry e);
   void touch(std::uint32_t host);
+  // Lists the host's window best in best_ (after any change of its window).
+  void note_best(std::uint32_t host);
+  // The best priority among hosts that may be served within the lookahead.
+  std::optional<int> best_soon(Clock::time_point now) const;
 
   HostQueue& hosts_;
   FrontierSpill* spill_;
@@ -197,6 +214,7 @@ class Frontier {
   SeenSet seen_;
   std::vector<HostWork> work_;
   std::set<std::pair<Key, std::uint32_t>> ready_;
+  std::set<std::pair<Key, std::uint32_t>> best_;  // every non-empty window's best
   std::set<std::pair<Clock::time_point, std::uint32_t>> waiting_;
   std::vector<std::uint32_t> robots_requests_;
   std::vector<std::uint32_t> pending_hosts_;

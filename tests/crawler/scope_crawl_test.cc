@@ -63,5 +63,74 @@ TEST(ScopeCrawl, TheGeneralCrawlFollowsEveryLinkButStillJudgesRelevance) {
   EXPECT_EQ(scalar(o.db, "SELECT relevant FROM pages WHERE url = '" + site.url("/museu") + "'"), "0");
 }
 
+// A newspaper page of 12 May 1942: a dated header, a menu, an article about
+// 1942, a sidebar updated in 2023 and a footer with the copyright year and,
+// in a second line, the edition's own date.
+void build_newspaper(Site& site) {
+  site.page("/", html("<header><p>Diário de Lisboa</p><p><time datetime=\"1942-05-12\">12 de maio de 1942</time>"
+                      "</p></header>"
+                      "<nav><ul><li><a href=\"/desporto\">Desporto</a></li><li><a href=\"/receitas\">Receitas</a>"
+                      "</li></ul></nav>"
+                      "<article><p>Em 1942 a guerra chegou ao norte de África, como conta "
+                      "<a href=\"/africa\">a reportagem do enviado especial</a>.</p>"
+                      "<p>Os combates prosseguiram durante o mês de maio de 1942.</p></article>"
+                      "<aside><h2>Mais lidas</h2><ul><li><a href=\"/horoscopo\">Horóscopo</a></li></ul>"
+                      "<p>Atualizado a 3 de março de 2023.</p></aside>"
+                      "<footer><p>© 2024 Diário de Lisboa. <a href=\"/contactos\">Contactos</a></p>"
+                      "<p>Edição de 12 de maio de 1942. <a href=\"/edicao-anterior\">Edição anterior</a></p></footer>",
+                      "Diário de Lisboa"));
+  for (const char* p : {"/africa", "/edicao-anterior"}) site.page(p, html("<p>Em novembro de 1942 os Aliados desembarcaram em Marrocos.</p>"));
+  for (const char* p : {"/desporto", "/receitas", "/horoscopo", "/contactos"}) site.page(p, html("<p>Sem data.</p>"));
+}
+
+TEST(ScopeCrawl, LinksInPageFurnitureAroundDatedParagraphsAreNotFollowed) {
+  Site site;
+  build_newspaper(site);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  o.host_connections = 1;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(site.server().count("/africa"), 1);
+  // The menu after the dated header does not take the header's date; the
+  // sidebar and the copyright line are about other years.
+  for (const char* p : {"/desporto", "/receitas", "/horoscopo", "/contactos"})
+    EXPECT_EQ(site.server().count(p), 0) << p;
+  EXPECT_EQ(rows(o.db, "SELECT target FROM links WHERE in_scope = 1 ORDER BY position"),
+            (std::vector<std::string>{site.url("/africa"), site.url("/edicao-anterior")}));
+  // A dated footer line is in scope, but page furniture: its link is followed
+  // last (one connection: requests in dispatch order), with no backlink
+  // counted.
+  std::vector<std::string> pages;
+  for (const std::string& p : site.server().paths())
+    if (p != "/robots.txt") pages.push_back(p);
+  EXPECT_EQ(pages, (std::vector<std::string>{"/", "/africa", "/edicao-anterior"}));
+  EXPECT_EQ(rows(o.db, "SELECT url, backlinks FROM pages WHERE url <> '" + site.url("/") + "' ORDER BY url"),
+            (std::vector<std::string>{site.url("/africa") + "|1", site.url("/edicao-anterior") + "|0"}));
+}
+
+TEST(ScopeCrawl, OfTwoParagraphsThreeDaysApartOnlyTheInScopeOneIsFollowed) {
+  Site site;
+  site.page("/", html("<p>A 29 de dezembro de 2000 o parlamento aprovou <a href=\"/orcamento\">o orçamento</a>.</p>"
+                      "<p>A 1 de janeiro de 2001 entrou em vigor <a href=\"/lei\">a nova lei das finanças locais</a>.</p>",
+                      "Finanças"));
+  site.page("/orcamento", html("<p>O orçamento de 2000.</p>"));
+  site.page("/lei", html("<p>A lei de 2001.</p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  o.from = o.to = "2001";
+  o.period = *temporal::Period::parse("2001", "2001");
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(site.server().count("/lei"), 1);
+  EXPECT_EQ(site.server().count("/orcamento"), 0);
+  EXPECT_EQ(scalar(o.db, "SELECT relevant, segments, segments_in_scope FROM pages WHERE url = '" + site.url("/") + "'"),
+            "1|2|1");
+}
+
 }  // namespace
 }  // namespace cronista::crawler
