@@ -108,8 +108,76 @@ std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + 
 // waits behind every link of in-scope main text.
 struct FoundLink {
   CanonicalUrl url;
-  bool counts = true;  // counts as a backlink of its target
+  bool counts = true;         // counts as a backlink of its target
+  std::uint8_t penalty = 0;   // link context score (link_penalty)
 };
+
+// How far inside the period a segment speaks, in days: the mean, over its
+// expressions with a placeable moment, of the distance from the moment's
+// middle to the nearer end of the period (0 at or beyond an end).
+double margin_days(const temporal::Segment& s, const std::vector<temporal::TemporalExpression>& expressions,
+                   const temporal::DayRange& period) {
+  double sum = 0;
+  int n = 0;
+  for (std::size_t i : s.expressions) {
+    if (i >= expressions.size()) continue;
+    std::optional<temporal::DayRange> hull;
+    for (const temporal::Chronon& c : expressions[i].chronons) {
+      const auto r = c.days();
+      if (!r) continue;
+      if (!hull) hull = r;
+      hull->first = std::min(hull->first, r->first);
+      hull->last = std::max(hull->last, r->last);
+    }
+    if (!hull) continue;
+    const double mid = (static_cast<double>(hull->first) + hull->last) / 2;
+    sum += std::max(0.0, std::min(mid - period.first, period.last - mid));
+    ++n;
+  }
+  return n == 0 ? 0.0 : sum / n;
+}
+
+// The temporal crawl's link score. Pages link mostly to pages about times
+// near the linking text, so a link in a segment about the middle of the
+// period more likely leads into it than one in a segment about its first
+// or last weeks: the penalty falls linearly from max_penalty (a segment at
+// an end of the period) to 0 (a segment a year or more inside it).
+std::uint8_t link_penalty(double margin, int max_penalty) {
+  constexpr double kReachDays = 365;
+  const double p = max_penalty * std::max(0.0, 1.0 - margin / kReachDays);
+  return static_cast<std::uint8_t>(std::clamp(std::lround(p), 0L, 255L));
+}
+
+// A link in a paragraph with no date of its own is in scope only through
+// the dated paragraph before it (segmenter.h): weaker evidence, so it waits
+// behind every link of a dated paragraph with as many backlinks (a penalty
+// of 50 takes one backlink's priority, 50, to the level of none, 100).
+constexpr std::uint8_t kUndatedBlockPenalty = 50;
+
+// For each link of the document, whether the block holding it has an
+// expression with a placeable date.
+std::vector<bool> links_in_dated_blocks(const temporal::TextDocument& doc,
+                                        const std::vector<temporal::TemporalExpression>& expressions) {
+  std::vector<std::size_t> starts;
+  starts.reserve(doc.blocks.size());
+  for (const temporal::Block& b : doc.blocks) starts.push_back(b.start);
+  auto block_of = [&](std::size_t at) -> std::optional<std::size_t> {
+    const auto it = std::upper_bound(starts.begin(), starts.end(), at);
+    if (it == starts.begin()) return std::nullopt;
+    const std::size_t b = static_cast<std::size_t>(it - starts.begin()) - 1;
+    return at < doc.blocks[b].end ? std::optional<std::size_t>(b) : std::nullopt;
+  };
+  std::vector<bool> dated(doc.blocks.size(), false);
+  for (const temporal::TemporalExpression& e : expressions) {
+    if (std::none_of(e.chronons.begin(), e.chronons.end(), [](const temporal::Chronon& c) { return c.days(); }))
+      continue;
+    if (auto b = block_of(e.start)) dated[*b] = true;
+  }
+  std::vector<bool> out(doc.links.size(), false);
+  for (std::size_t l = 0; l < doc.links.size(); ++l)
+    if (auto b = block_of(doc.links[l].start)) out[l] = dated[*b];
+  return out;
+}
 
 struct AnalysisTask {
   FrontierEntry entry;
@@ -221,6 +289,14 @@ class AnalysisPool {
     }
     p.segments = static_cast<std::int64_t>(p.segments_found.size());
     p.relevant = relevant;
+    std::vector<std::uint8_t> penalties(p.segments_found.size(), 0);
+    std::vector<bool> dated_block(p.doc.links.size(), true);
+    if (options_.temporal_mode && options_.max_link_penalty > 0) dated_block = links_in_dated_blocks(p.doc, p.expressions);
+    if (options_.temporal_mode)
+      for (std::size_t i = 0; i < p.segments_found.size(); ++i)
+        if (p.segment_in_scope[i])
+          penalties[i] = link_penalty(margin_days(p.segments_found[i], p.expressions, options_.period.days()),
+                                      options_.max_link_penalty);
 
     auto page_url = CanonicalUrl::parse(p.url);
     std::optional<CanonicalUrl> base;
@@ -243,7 +319,14 @@ class AnalysisPool {
       info.in_scope = segment_of[j] ? std::optional<bool>(p.segment_in_scope[*segment_of[j]]) : std::optional<bool>(false);
       const bool kept = !options_.temporal_mode || *info.in_scope;
       const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
-      if (kept) r.links.push_back({*target, !options_.temporal_mode || !furniture});
+      if (kept) {
+        FoundLink found{*target, !options_.temporal_mode || !furniture, 0};
+        if (options_.temporal_mode) {
+          const int penalty = penalties[*segment_of[j]] + (dated_block[j] ? 0 : kUndatedBlockPenalty);
+          found.penalty = static_cast<std::uint8_t>(std::min(penalty, 255));
+        }
+        r.links.push_back(std::move(found));
+      }
       p.link_rows.push_back(std::move(info));
     }
     p.links = static_cast<std::int64_t>(p.link_rows.size());
@@ -438,7 +521,7 @@ Status Crawl::setup() {
         bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
         return;
       }
-      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth);
+      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth, u.penalty);
     }, [&](const HostRow& h) {
       hosts_.intern(h.authority, h.origin);
       ++host_count;
@@ -635,7 +718,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
     frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
-                   job_id, &job.ops);
+                   job_id, &job.ops, link.penalty);
     ++kept;
   }
   p.links_kept = kept;

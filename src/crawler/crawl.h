@@ -54,6 +54,10 @@ struct CrawlOptions {
   // 0 serves the best tier only. The general crawl, the breadth-first-like
   // baseline of method.md §4, always keeps every host busy.
   int priority_slack = 0;
+  // Temporal mode: the link penalty added to the priority of a link in a
+  // segment at an end of the period, falling to 0 for a segment a year or
+  // more inside it (crawl.cc, link_penalty). 0: backlinks alone.
+  int max_link_penalty = 40;
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
   bool resume = false;

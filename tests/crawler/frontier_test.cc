@@ -81,6 +81,26 @@ TEST(Frontier, AQueuedUrlMovesUpWhenBacklinksArrive) {
   EXPECT_EQ(reprioritized, 3);
 }
 
+TEST(Frontier, ALinkPenaltyRanksAUrlLowerAndTheBestContextOfferedCounts) {
+  Fixture f;
+  auto h = f.host("a.pt");
+  EXPECT_EQ(priority_for(1, 20), 70);
+  f.frontier.add("http://a.pt/margem", h, 1, 0, true, 1, &f.ops, 20);
+  f.frontier.add("http://a.pt/centro", h, 1, 0, true, 1, &f.ops, 0);
+  f.frontier.add("http://a.pt/meio", h, 1, 0, true, 1, &f.ops, 10);
+  f.frontier.add("http://a.pt/outro", h, 1, 0, true, 1, &f.ops, 5);
+  // A second page links /margem from a better context: no new backlink
+  // counted, but the lower penalty is kept and the URL moves up.
+  f.frontier.add("http://a.pt/margem", h, 1, 0, false, 1, &f.ops, 0);
+  // A worse context never lowers a URL.
+  f.frontier.add("http://a.pt/outro", h, 1, 0, false, 1, &f.ops, 40);
+  EXPECT_EQ(f.ops.back().kind, FrontierOp::Reprioritize);
+  EXPECT_EQ(f.ops.back().url, "http://a.pt/margem");
+  EXPECT_EQ(f.ops.back().priority(), 50);
+  EXPECT_EQ(f.drain(), (std::vector<std::string>{"http://a.pt/margem", "http://a.pt/centro", "http://a.pt/outro",
+                                                 "http://a.pt/meio"}));
+}
+
 TEST(Frontier, ADownloadedUrlIsNeverQueuedAgain) {
   Fixture f;
   auto h = f.host("a.pt");

@@ -132,5 +132,38 @@ TEST(ScopeCrawl, OfTwoParagraphsThreeDaysApartOnlyTheInScopeOneIsFollowed) {
             "1|2|1");
 }
 
+void build_war(Site& site) {
+  site.page("/", html("<p>A 1 de setembro de 1939 a Alemanha invadiu a Polónia, ver <a href=\"/polonia\">a invasão</a>.</p>"
+                      "<p>Em 1942 travou-se a batalha de Estalinegrado, ver <a href=\"/estalinegrado\">a batalha</a>.</p>",
+                      "Guerra"));
+  site.page("/polonia", html("<p>Em setembro de 1939 começou a guerra.</p>"));
+  site.page("/estalinegrado", html("<p>Em fevereiro de 1943 o cerco terminou.</p>"));
+}
+
+// The pages requested, in order (one connection: dispatch order).
+std::vector<std::string> crawl_order(int max_link_penalty) {
+  Site site;
+  build_war(site);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  o.host_connections = 1;
+  o.max_link_penalty = max_link_penalty;
+  auto s = run_crawl(o, nullptr);
+  EXPECT_TRUE(s.ok()) << s.status().message();
+  std::vector<std::string> pages;
+  for (const std::string& p : site.server().paths())
+    if (p != "/robots.txt") pages.push_back(p);
+  return pages;
+}
+
+TEST(ScopeCrawl, ALinkFromTheMiddleOfThePeriodComesBeforeOneFromItsEdge) {
+  // Both links are in scope; the one about 1942 is followed first although
+  // it comes second in the page. Without link penalties, page order.
+  EXPECT_EQ(crawl_order(40), (std::vector<std::string>{"/", "/estalinegrado", "/polonia"}));
+  EXPECT_EQ(crawl_order(0), (std::vector<std::string>{"/", "/polonia", "/estalinegrado"}));
+}
+
 }  // namespace
 }  // namespace cronista::crawler
