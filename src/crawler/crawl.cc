@@ -112,14 +112,14 @@ struct FoundLink {
   std::uint8_t penalty = 0;   // link context score (link_penalty)
 };
 
-// How far inside the period a segment speaks, in days: the mean, over its
-// expressions with a placeable moment, of the distance from the moment's
+// How far inside the period a segment (or an anchor) speaks, in days: the
+// mean, over its expressions (`which`) with a placeable moment, of the distance from the moment's
 // middle to the nearer end of the period (0 at or beyond an end).
-double margin_days(const temporal::Segment& s, const std::vector<temporal::TemporalExpression>& expressions,
+double margin_days(const std::vector<std::size_t>& which, const std::vector<temporal::TemporalExpression>& expressions,
                    const temporal::DayRange& period) {
   double sum = 0;
   int n = 0;
-  for (std::size_t i : s.expressions) {
+  for (std::size_t i : which) {
     if (i >= expressions.size()) continue;
     std::optional<temporal::DayRange> hull;
     for (const temporal::Chronon& c : expressions[i].chronons) {
@@ -153,6 +153,69 @@ std::uint8_t link_penalty(double margin, int max_penalty) {
 // behind every link of a dated paragraph with as many backlinks (a penalty
 // of 50 takes one backlink's priority, 50, to the level of none, 100).
 constexpr std::uint8_t kUndatedBlockPenalty = 50;
+
+// What the dates written in a link's own anchor text say ("1942", "a
+// batalha de 6 de junho de 1944"): nothing (no placeable date), or whether
+// they all lie in the period. A dated anchor names the target's time more
+// directly than the paragraph around it, so it decides: a link to "1950" in
+// a paragraph about 1944 is not followed, a link to "1942" in a list of
+// years from 1938 to 1946 is.
+enum class AnchorDates { None, In, Out };
+
+struct AnchorVerdict {
+  AnchorDates dates = AnchorDates::None;
+  std::vector<std::size_t> expressions;  // those inside the anchor
+};
+
+std::vector<AnchorVerdict> anchor_verdicts(const temporal::TextDocument& doc,
+                                           const std::vector<temporal::TemporalExpression>& expressions,
+                                           const temporal::Period& period) {
+  std::vector<std::pair<std::size_t, std::size_t>> by_start;  // (start, index)
+  by_start.reserve(expressions.size());
+  for (std::size_t i = 0; i < expressions.size(); ++i) by_start.emplace_back(expressions[i].start, i);
+  std::sort(by_start.begin(), by_start.end());
+  std::vector<AnchorVerdict> out(doc.links.size());
+  for (std::size_t l = 0; l < doc.links.size(); ++l) {
+    const temporal::Link& link = doc.links[l];
+    bool placeable = false, all_in = true;
+    auto it = std::lower_bound(by_start.begin(), by_start.end(), std::make_pair(link.start, std::size_t{0}));
+    for (; it != by_start.end() && it->first < link.end; ++it) {
+      const temporal::TemporalExpression& e = expressions[it->second];
+      if (e.end > link.end) continue;
+      bool used = false;
+      for (const temporal::Chronon& c : e.chronons) {
+        if (!c.days()) continue;
+        placeable = used = true;
+        all_in = all_in && temporal::chronon_in_period(c, period);
+      }
+      if (used) out[l].expressions.push_back(it->second);
+    }
+    if (placeable) out[l].dates = all_in ? AnchorDates::In : AnchorDates::Out;
+  }
+  return out;
+}
+
+// The month a URL's path dates its page to (/YYYY/MM/ or /YYYY/MM/DD/, as
+// news sites and archives publish by date), or nullopt.
+std::optional<temporal::DayRange> url_month(std::string_view path) {
+  auto digit = [&](std::size_t i) { return i < path.size() && path[i] >= '0' && path[i] <= '9'; };
+  for (std::size_t i = 0; i + 8 <= path.size(); ++i) {
+    if (path[i] != '/' || !digit(i + 1) || !digit(i + 2) || !digit(i + 3) || !digit(i + 4) || path[i + 5] != '/' ||
+        !digit(i + 6) || !digit(i + 7) || (i + 8 < path.size() && path[i + 8] != '/'))
+      continue;
+    const int year = std::stoi(std::string(path.substr(i + 1, 4)));
+    const int month = std::stoi(std::string(path.substr(i + 6, 2)));
+    if (year < 1900 || year > 2199 || month < 1 || month > 12) continue;
+    return temporal::DayRange{temporal::Date{year, month, 1}.day_number(),
+                              temporal::Date{year, month, temporal::days_in_month(year, month)}.day_number()};
+  }
+  return std::nullopt;
+}
+
+// A page published before the period begins speaks of it at most as a
+// future (a plan, a forecast), so a link to a URL dated before the period
+// waits behind the links of dated paragraphs with as many backlinks.
+constexpr int kPublishedBeforePenalty = 50;
 
 // For each link of the document, whether the block holding it has an
 // expression with a placeable date.
@@ -295,8 +358,11 @@ class AnalysisPool {
     if (options_.temporal_mode)
       for (std::size_t i = 0; i < p.segments_found.size(); ++i)
         if (p.segment_in_scope[i])
-          penalties[i] = link_penalty(margin_days(p.segments_found[i], p.expressions, options_.period.days()),
+          penalties[i] = link_penalty(margin_days(p.segments_found[i].expressions, p.expressions,
+                                                  options_.period.days()),
                                       options_.max_link_penalty);
+    std::vector<AnchorVerdict> anchors(p.doc.links.size());
+    if (options_.temporal_mode) anchors = anchor_verdicts(p.doc, p.expressions, options_.period);
 
     auto page_url = CanonicalUrl::parse(p.url);
     std::optional<CanonicalUrl> base;
@@ -316,14 +382,24 @@ class AnalysisPool {
       info.anchor = link.anchor;
       info.position = link.start;
       info.segment = segment_of[j];
-      info.in_scope = segment_of[j] ? std::optional<bool>(p.segment_in_scope[*segment_of[j]]) : std::optional<bool>(false);
+      const bool segment_in = segment_of[j] && p.segment_in_scope[*segment_of[j]];
+      const AnchorDates anchor = anchors[j].dates;
+      info.in_scope = anchor == AnchorDates::None ? segment_in : anchor == AnchorDates::In;
       const bool kept = !options_.temporal_mode || *info.in_scope;
       const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
       if (kept) {
         FoundLink found{*target, !options_.temporal_mode || !furniture, 0};
         if (options_.temporal_mode) {
-          const int penalty = penalties[*segment_of[j]] + (dated_block[j] ? 0 : kUndatedBlockPenalty);
-          found.penalty = static_cast<std::uint8_t>(std::min(penalty, 255));
+          const int penalty =
+              anchor == AnchorDates::In
+                  ? link_penalty(margin_days(anchors[j].expressions, p.expressions, options_.period.days()),
+                                 options_.max_link_penalty)
+                  : penalties[*segment_of[j]] + (dated_block[j] ? 0 : kUndatedBlockPenalty);
+          const auto published = url_month(target->path());
+          const int before = published && published->last < options_.period.days().first && options_.max_link_penalty > 0
+                                 ? kPublishedBeforePenalty
+                                 : 0;
+          found.penalty = static_cast<std::uint8_t>(std::min(penalty + before, 255));
         }
         r.links.push_back(std::move(found));
       }
@@ -478,6 +554,11 @@ Status Crawl::setup() {
   robots_options.user_agent_token = ua_token_;
   robots_policy_ = RobotsPolicy(robots_options);
 
+  // Only a temporal crawl looks for dated archives of the period; the
+  // general baseline keeps the plain flood bound.
+  CalendarTrapDetector::Limits calendar_limits;
+  if (!o_.temporal_mode) calendar_limits.urls_per_in_scope_page = 0;
+  calendar_ = CalendarTrapDetector(calendar_limits);
   scope_.set_same_host(o_.same_host);
   for (const std::string& h : o_.allow_hosts)
     if (Status s = scope_.allow_host(h); !s.ok()) return s;

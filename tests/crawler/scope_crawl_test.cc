@@ -165,5 +165,30 @@ TEST(ScopeCrawl, ALinkFromTheMiddleOfThePeriodComesBeforeOneFromItsEdge) {
   EXPECT_EQ(crawl_order(0), (std::vector<std::string>{"/", "/polonia", "/estalinegrado"}));
 }
 
+TEST(ScopeCrawl, ADateInTheAnchorTextDecidesTheLink) {
+  Site site;
+  site.page("/", html("<p>Anos: <a href=\"/ano/1936\">1936</a> · <a href=\"/ano/1942\">1942</a> · "
+                      "<a href=\"/ano/1950\">1950</a> · <a href=\"/ano/1960\">1960</a>.</p>"
+                      "<p>Em 1944 os Aliados libertaram Paris, como se lê na <a href=\"/libertacao\">crónica da "
+                      "libertação</a>, e a cidade foi reconstruída em <a href=\"/paris-1950\">1950</a>.</p>",
+                      "Cronologia"));
+  for (const char* p : {"/ano/1936", "/ano/1942", "/ano/1950", "/ano/1960", "/libertacao", "/paris-1950"})
+    site.page(p, html("<p>Sem ligações.</p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  // The list of years is out of scope as a whole (1936 to 1960), but its
+  // link named 1942 is followed. The sentence about 1944 and 1950 is out of
+  // scope, and so are its links, the one named 1950 included.
+  EXPECT_EQ(site.server().count("/ano/1942"), 1);
+  for (const char* p : {"/ano/1936", "/ano/1950", "/ano/1960", "/libertacao", "/paris-1950"})
+    EXPECT_EQ(site.server().count(p), 0) << p;
+  EXPECT_EQ(rows(o.db, "SELECT target FROM links WHERE in_scope = 1"), (std::vector<std::string>{site.url("/ano/1942")}));
+  EXPECT_EQ(scalar(o.db, "SELECT relevant FROM pages WHERE url = '" + site.url("/") + "'"), "0");
+}
+
 }  // namespace
 }  // namespace cronista::crawler
