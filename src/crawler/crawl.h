@@ -9,8 +9,13 @@
 // mode): the priority ranks what the crawl would follow, among what it
 // follows. In temporal mode the links of in-scope page furniture (a dated
 // header or footer line) are followed with the lowest priority, without
-// counting as backlinks, and the frontier serves the globally best links
-// first instead of keeping every host busy (FrontierOptions::priority_slack). A page
+// counting as backlinks; a link whose anchor text holds dates is kept when
+// they all lie in the period and dropped otherwise, whatever its segment;
+// a kept link's priority adds a penalty (crawl.cc: link_penalty and the
+// constants beside it) for a segment near an end of the period, a
+// paragraph without a date of its own and a URL dated before the period;
+// and the frontier serves the globally best links first instead of keeping
+// every host busy (FrontierOptions::priority_slack). A page
 // is a download when its fetch ended with an HTTP response that is not a
 // redirect; downloads are numbered in the order their analysis completes
 // (history, --order-out).

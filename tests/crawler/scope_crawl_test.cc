@@ -190,5 +190,27 @@ TEST(ScopeCrawl, ADateInTheAnchorTextDecidesTheLink) {
   EXPECT_EQ(scalar(o.db, "SELECT relevant FROM pages WHERE url = '" + site.url("/") + "'"), "0");
 }
 
+TEST(ScopeCrawl, APagePublishedBeforeThePeriodWaits) {
+  Site site;
+  site.page("/", html("<p>Em 1942 a imprensa acompanhou a guerra: ver <a href=\"/jornal/1938/05/12/capa.html\">a capa "
+                      "de um diário</a> e <a href=\"/2002/05/12/reportagem.html\">uma reportagem</a>.</p>",
+                      "Imprensa"));
+  for (const char* p : {"/jornal/1938/05/12/capa.html", "/2002/05/12/reportagem.html"})
+    site.page(p, html("<p>Sem ligações.</p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  o.host_connections = 1;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  std::vector<std::string> pages;
+  for (const std::string& p : site.server().paths())
+    if (p != "/robots.txt") pages.push_back(p);
+  // Both links are in scope; a page of 1938 can only foresee the period, so
+  // it comes after the page published in 2002, which may look back on it.
+  EXPECT_EQ(pages, (std::vector<std::string>{"/", "/2002/05/12/reportagem.html", "/jornal/1938/05/12/capa.html"}));
+}
+
 }  // namespace
 }  // namespace cronista::crawler
