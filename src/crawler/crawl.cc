@@ -33,6 +33,7 @@
 #include "crawler/link_filters.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
+#include "crawler/title_words.h"
 #include "crawler/url.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
@@ -110,7 +111,20 @@ struct FoundLink {
   CanonicalUrl url;
   bool counts = true;         // counts as a backlink of its target
   std::uint8_t penalty = 0;   // link context score (link_penalty)
+  std::string anchor;         // temporal mode: for the topic penalty
 };
+
+// The topic penalty of a link (temporal mode, with link penalties): from 0
+// when every known word of its anchor led to relevant pages so far, to
+// kTopicPenalty when none did; kTopicPenalty / 2 when the anchor has no
+// word seen often enough (TitleWords).
+constexpr int kTopicPenalty = 40;
+
+int topic_penalty(const TitleWords& words, std::string_view anchor) {
+  const std::optional<double> e = words.estimate(anchor);
+  if (!e) return kTopicPenalty / 2;
+  return static_cast<int>(std::lround(kTopicPenalty * (1.0 - *e)));
+}
 
 // How far inside the period a segment (or an anchor) speaks, in days: the
 // mean, over its expressions (`which`) with a placeable moment, of the distance from the moment's
@@ -388,7 +402,8 @@ class AnalysisPool {
       const bool kept = !options_.temporal_mode || *info.in_scope;
       const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
       if (kept) {
-        FoundLink found{*target, !options_.temporal_mode || !furniture, 0};
+        FoundLink found{*target, !options_.temporal_mode || !furniture, 0, {}};
+        if (options_.temporal_mode && options_.max_link_penalty > 0) found.anchor = link.anchor;
         if (options_.temporal_mode) {
           const int penalty =
               anchor == AnchorDates::In
@@ -481,6 +496,7 @@ class Crawl {
   RobotsPolicy robots_policy_;
   HostScope scope_;
   CalendarTrapDetector calendar_;
+  TitleWords title_words_;
   std::map<std::string, std::int64_t> skipped_;
 
   struct InFlight {
@@ -798,12 +814,15 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     if (!admit(link.url)) continue;
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
+    int penalty = link.penalty;
+    if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
     frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
-                   job_id, &job.ops, link.penalty);
+                   job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255)));
     ++kept;
   }
   p.links_kept = kept;
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
+  if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
   ++pages_;
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;

@@ -13,7 +13,8 @@
 // they all lie in the period and dropped otherwise, whatever its segment;
 // a kept link's priority adds a penalty (crawl.cc: link_penalty and the
 // constants beside it) for a segment near an end of the period, a
-// paragraph without a date of its own and a URL dated before the period;
+// paragraph without a date of its own, a URL dated before the period and
+// anchor words that so far named pages out of the period (TitleWords);
 // and the frontier serves the globally best links first instead of keeping
 // every host busy (FrontierOptions::priority_slack). A page
 // is a download when its fetch ended with an HTTP response that is not a
