@@ -2,7 +2,10 @@
 // temporary folders, locating the source tree and ../shared/data.
 #pragma once
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +55,24 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A port the kernel just handed out on this loopback address (in practice
+// free on the other 127.0.0.x addresses too, as the sample web needs).
+inline int free_loopback_port(const char* address = "127.0.0.2") {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return 0;
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = 0;
+  ::inet_pton(AF_INET, address, &a.sin_addr);
+  int port = 0;
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+    port = ntohs(a.sin_port);
+  ::close(fd);
+  return port;
+}
 
 inline std::string source_dir() { return CRONISTA_SOURCE_DIR; }
 inline std::string cronista_binary() { return CRONISTA_BINARY; }

@@ -29,7 +29,7 @@ int cmd_build(int argc, char** argv) {
   app.add_option("--threads", threads, "analysis threads (default: all cores)")->check(CLI::NonNegativeNumber);
   app.add_option("--granularity", granularity, "segment by sentence or paragraph")
       ->check(CLI::IsMember({"sentence", "paragraph"}));
-  app.add_option("--resources", resources, "folder holding resources/ and patterns/ (default: CRONISTA_HOME)");
+  app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
   app.add_option("--batch", batch, "documents per database transaction")->check(CLI::PositiveNumber);
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
   if (auto code = parse(app, argc, argv)) return *code;

@@ -33,7 +33,7 @@ std::string join_args(int argc, char** argv) {
 
 int cmd_crawl(int argc, char** argv) {
   CLI::App app{"Crawl the web for pages about a period (temporal crawl) or everything (general).", "cronista crawl"};
-  std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources;
+  std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
   std::vector<std::string> urls, allow_hosts;
   long max_pages = 0;
   int delay_ms = 1000, host_connections = 1, connections = 32;
@@ -62,6 +62,8 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--user-agent", user_agent, "User-Agent header (default: cronista/VERSION (+CONTACT))");
   app.add_flag("--resume", resume, "continue an interrupted crawl from --db");
   app.add_option("--contact", contact, "contact URL or address put in the User-Agent");
+  app.add_option("--ca-file", ca_file, "PEM file of certificate authorities to trust for HTTPS (default: the system's)")
+      ->check(CLI::ExistingFile);
   app.add_option("--max-depth", o.max_depth, "do not follow links deeper than this (seeds are 0)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--max-pages-per-host", o.max_pages_per_host, "queue at most this many URLs per host")
@@ -73,7 +75,7 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--retries", o.retries, "retries of a 5xx/429/time-out")->check(CLI::NonNegativeNumber);
   app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
       ->check(CLI::NonNegativeNumber);
-  app.add_option("--resources", resources, "folder with resources/pt and patterns (default: CRONISTA_HOME)");
+  app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
   app.add_option("--patterns", o.pattern_files,
                  "tagger pattern file, repeatable, later ones layered over earlier ones "
                  "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
@@ -114,6 +116,7 @@ int cmd_crawl(int argc, char** argv) {
   o.threshold = threshold;
   o.user_agent = user_agent;
   o.contact = contact;
+  o.ca_file = ca_file;
   o.resume = resume;
   o.home = resources;
   o.progress = !quiet;

@@ -1,5 +1,8 @@
 // cronista eval-tagger: scores the tagger against TimeML (.tml) and HAREM
 // (.xml) gold files (corpus/tagger_eval.h). Folders are searched for both.
+// Each gold file is scored under its annotation scheme: TimeML for .tml,
+// First or Second HAREM for .xml as the collection's `versao` says, unless
+// --scheme forces one for every file.
 #include <algorithm>
 #include <filesystem>
 #include <set>
@@ -34,14 +37,17 @@ std::set<std::string> split_ids(const std::vector<std::string>& items) {
 int cmd_eval_tagger(int argc, char** argv) {
   CLI::App app{"Score the tagger against TimeML (.tml) or HAREM gold annotations.", "cronista eval-tagger"};
   std::vector<std::string> gold, only, skip;
-  std::string format = "text", out, home;
+  std::string format = "text", out, home, scheme = "auto";
   bool errors = false;
   app.add_option("--gold", gold, "gold files or folders (.tml = TimeML, .xml = HAREM)")->required();
   app.add_flag("--errors", errors, "list misses, false alarms, extent and value errors");
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--only", only, "score only these documents (ids or file stems, comma-separated)");
   app.add_option("--skip", skip, "leave out these documents (ids or file stems, comma-separated)");
-  app.add_option("--home", home, "folder holding resources/ and patterns/");
+  app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
+  app.add_option("--scheme", scheme,
+                 "annotation scheme to score under: auto (from the file), timeml, second-harem or first-harem")
+      ->check(CLI::IsMember({"auto", "timeml", "second-harem", "first-harem"}));
   app.add_option("--out", out, "write here instead of stdout");
   if (auto code = parse(app, argc, argv)) return *code;
 
@@ -75,6 +81,12 @@ int cmd_eval_tagger(int argc, char** argv) {
   auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
   if (!tagger.ok()) return fail("eval-tagger", tagger.status().message());
 
+  auto forced = [&scheme](corpus::GoldScheme from_file) {
+    if (scheme == "timeml") return corpus::GoldScheme::TimeML;
+    if (scheme == "second-harem") return corpus::GoldScheme::Harem;
+    if (scheme == "first-harem") return corpus::GoldScheme::FirstHarem;
+    return from_file;
+  };
   std::vector<corpus::EvalReport> reports;
   if (!tml.empty()) {
     std::vector<corpus::GoldDocument> docs;
@@ -83,11 +95,11 @@ int cmd_eval_tagger(int argc, char** argv) {
       if (!d.ok()) return fail("eval-tagger", d.status().message());
       if (wanted(d->id)) docs.push_back(std::move(*d));
     }
-    reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::TimeML, **tagger, errors));
+    reports.push_back(corpus::evaluate(docs, forced(corpus::GoldScheme::TimeML), **tagger, errors));
     reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::string("(.tml files)");
   }
   // One report per HAREM file: the collections follow different guidelines
-  // (the First HAREM tags only calendar dates, not deictic words).
+  // (the First HAREM marks named times only, without prepositions).
   for (const auto& f : xml) {
     auto d = corpus::read_harem(f);
     if (!d.ok()) return fail("eval-tagger", d.status().message());
@@ -95,7 +107,8 @@ int cmd_eval_tagger(int argc, char** argv) {
     for (auto& doc : *d)
       if (wanted(doc.id)) docs.push_back(std::move(doc));
     if (docs.empty()) continue;
-    reports.push_back(corpus::evaluate(docs, corpus::GoldScheme::Harem, **tagger, errors));
+    const corpus::GoldScheme from_file = corpus::harem_scheme(docs.front().collection_version);
+    reports.push_back(corpus::evaluate(docs, forced(from_file), **tagger, errors));
     reports.back().name = fs::path(f).filename().string();
   }
   std::string text;

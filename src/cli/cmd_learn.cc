@@ -11,17 +11,20 @@
 #include "temporal/pattern_learner.h"
 #include "temporal/pattern_set.h"
 #include "temporal/tagger.h"
+#include "temporal/text_fold.h"
 
 namespace cronista::cli {
 
 int cmd_learn(int argc, char** argv) {
   CLI::App app{"Learn temporal-expression patterns from a corpus (co-occurrence processor).", "cronista learn"};
   std::vector<std::string> corpus;
-  std::string resources, out;
+  std::string resources, home, out;
   temporal::LearnerOptions options;
   bool quiet = false;
   app.add_option("--corpus", corpus, "text files, folders or JSONL files")->required();
-  app.add_option("--resources", resources, "folder with the Portuguese word lists (default resources/pt)");
+  app.add_option("--resources", resources, "folder with the Portuguese word lists (default: HOME/resources/pt)");
+  app.add_option("--home", home, "folder holding resources/pt (default: $CRONISTA_HOME or the source tree)")
+      ->excludes("--resources");
   app.add_option("--window", options.window, "words before and after a marker")->check(CLI::Range(1, 8));
   app.add_option("--min-frequency", options.min_frequency, "drop patterns seen fewer times")
       ->check(CLI::Range(1L, 1000000000L));
@@ -30,17 +33,27 @@ int cmd_learn(int argc, char** argv) {
   app.add_option("--out", out, "pattern file to write")->required();
   if (auto code = parse(app, argc, argv)) return *code;
 
-  if (resources.empty()) resources = temporal::default_home() + "/resources/pt";
+  if (resources.empty()) resources = (home.empty() ? temporal::default_home() : home) + "/resources/pt";
   auto lexicon = temporal::Lexicon::load(resources);
   if (!lexicon.ok()) return fail("learn", lexicon.status().message());
 
   const auto started = std::chrono::steady_clock::now();
   temporal::PatternLearner learner(*lexicon, options);
   long reported_mb = 0;
+  // Damaged input is reported and skipped, never silently learned from: bad
+  // bytes become U+FFFD (they cannot form a word), broken JSONL lines are
+  // left out. Both are counted in a summary that --quiet does not hide.
+  std::size_t skipped_lines = 0, repaired_documents = 0;
+  std::string first_skipped;
   const Status read = temporal::for_each_corpus_text(
       corpus,
       [&](std::string_view text) {
-        learner.add_text(text);
+        if (temporal::valid_utf8(text)) {
+          learner.add_text(text);
+        } else {
+          ++repaired_documents;
+          learner.add_text(temporal::replace_invalid_utf8(text));
+        }
         const long mb = learner.stats().bytes >> 22;  // every 4 MiB
         if (!quiet && mb != reported_mb) {
           reported_mb = mb;
@@ -50,8 +63,17 @@ int cmd_learn(int argc, char** argv) {
       },
       [&](const std::string& path) {
         if (!quiet) std::cerr << "learn: read " << path << "\n";
+      },
+      [&](const std::string& problem) {
+        if (skipped_lines++ == 0) first_skipped = problem;
       });
   if (!read.ok()) return fail("learn", read.message());
+  if (skipped_lines > 0)
+    std::cerr << "learn: skipped " << skipped_lines << " malformed JSONL line(s), the first at " << first_skipped
+              << "\n";
+  if (repaired_documents > 0)
+    std::cerr << "learn: replaced invalid UTF-8 in " << repaired_documents << " document(s)\n";
+  if (learner.stats().documents == 0) return fail("learn", "no document read from the corpus");
 
   const std::vector<temporal::Pattern> patterns = learner.patterns();
   const std::string file = temporal::format_pattern_file(patterns, learner.file_header());

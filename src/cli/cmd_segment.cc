@@ -49,7 +49,7 @@ std::vector<std::string> segment_links(const TextDocument& doc, const Segment& s
 
 int cmd_segment(int argc, char** argv) {
   CLI::App app{"Cut one Portuguese document into temporal segments.", "cronista segment"};
-  std::string format = "json", dct, input = "-", out, granularity = "sentence", base_url;
+  std::string format = "json", dct, input = "-", out, granularity = "sentence", base_url, home;
   bool html = false, lenient = false;
   int max_gap_days = temporal::SegmenterOptions{}.max_gap_days;
   app.add_option("--format", format, "json or xml")->check(CLI::IsMember({"json", "xml"}));
@@ -63,6 +63,7 @@ int cmd_segment(int argc, char** argv) {
       ->check(CLI::Range(0, 100000));
   app.add_option("--base-url", base_url, "resolve links against this URL");
   app.add_option("--out", out, "write here instead of stdout");
+  app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("input", input, "input file, or - for stdin");
   if (auto code = parse(app, argc, argv)) return *code;
 
@@ -83,7 +84,7 @@ int cmd_segment(int argc, char** argv) {
     if (!html) text = temporal::replace_invalid_utf8(text);
   }
 
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{temporal::default_home(), {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
   if (!tagger.ok()) return fail("segment", tagger.status().message());
 
   const TextDocument doc = html ? temporal::html_document(text) : temporal::plain_text_document(text);

@@ -18,7 +18,7 @@ int cmd_tag(int argc, char** argv) {
   app.add_flag("--html", html, "the input is HTML (its main text is tagged; the page's own date is the DCT unless --dct)");
   app.add_flag("--lenient", lenient, "replace invalid UTF-8 instead of failing");
   app.add_option("--out", out, "write here instead of stdout");
-  app.add_option("--home", home, "folder holding resources/ and patterns/ (default: $CRONISTA_HOME or the source tree)");
+  app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("input", input, "input file, or - for stdin");
   if (auto code = parse(app, argc, argv)) return *code;
 
@@ -53,6 +53,11 @@ int cmd_tag(int argc, char** argv) {
         to_input(e.harem_start, e.harem_end, &e.harem_start, &e.harem_end);
         if (e.end > text.size()) e.end = text.size();
         e.text = text.substr(e.start, e.end - e.start);
+        for (auto& p : e.endpoints) {
+          to_input(p.start, p.end, &p.start, &p.end);
+          if (p.end > text.size()) p.end = text.size();
+          p.text = text.substr(p.start, p.end - p.start);
+        }
       }
       result = render_tags(text, found, date, format);
     } else {

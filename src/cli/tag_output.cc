@@ -32,6 +32,13 @@ std::string render_tags(std::string_view input, const std::vector<temporal::Temp
       j["harem"] = h;
       j["reference"] = std::string(to_string(e.reference));
       j["resolved"] = e.resolved;
+      if (!e.endpoints.empty()) {
+        auto ends = nlohmann::ordered_json::array();
+        for (const auto& p : e.endpoints)
+          ends.push_back({{"start", p.start}, {"end", p.end}, {"text", p.text},
+                          {"type", std::string(to_string(p.type))}, {"value", p.value}});
+        j["endpoints"] = std::move(ends);
+      }
       list.push_back(std::move(j));
     }
     doc["expressions"] = std::move(list);
@@ -54,6 +61,21 @@ std::string render_tags(std::string_view input, const std::vector<temporal::Temp
       if (e.harem_subtype != temporal::HaremSubtype::None)
         out += " SUBTYPE=\"" + std::string(to_string(e.harem_subtype)) + "\"";
       out += ">" + temporal::xml_escape(input.substr(s, t - s)) + "</EM>";
+    } else if (e.endpoints.size() == 2 && e.endpoints[0].start >= s && e.endpoints[1].end <= t &&
+               e.endpoints[0].end <= e.endpoints[1].start) {
+      // An interval is two TIMEX3s, one per end, as TimeML annotates it:
+      // "entre <TIMEX3>1985</TIMEX3> e <TIMEX3>1987</TIMEX3>".
+      std::size_t at = s;
+      for (std::size_t k = 0; k < 2; ++k) {
+        const auto& p = e.endpoints[k];
+        if (k > 0) ++id;
+        out += temporal::xml_escape(input.substr(at, p.start - at));
+        out += "<TIMEX3 tid=\"t" + std::to_string(id) + "\" type=\"" + std::string(to_string(p.type)) +
+               "\" value=\"" + temporal::xml_escape(p.value) + "\">" +
+               temporal::xml_escape(input.substr(p.start, p.end - p.start)) + "</TIMEX3>";
+        at = p.end;
+      }
+      out += temporal::xml_escape(input.substr(at, t - at));
     } else {
       out += "<TIMEX3 tid=\"t" + std::to_string(id) + "\" type=\"" + std::string(to_string(e.type)) + "\" value=\"" +
              temporal::xml_escape(e.value) + "\">" + temporal::xml_escape(input.substr(s, t - s)) + "</TIMEX3>";

@@ -108,6 +108,13 @@ class Build {
     auto db = store::Database::open(options_.db_path);
     if (!db.ok()) return db.status();
     db_ = std::move(db.value());
+    // A crawl database has its own runs, frontier and pages; documents added
+    // to it by a build would pass for crawled pages.
+    auto crawled = db_.has_table("crawl_meta");
+    if (!crawled.ok()) return Status::Error("database '" + options_.db_path + "': " + crawled.status().message());
+    if (*crawled)
+      return Status::Error("database '" + options_.db_path +
+                           "' holds a crawl made by `cronista crawl`, not a collection: give the build its own --db");
     if (Status s = store::AnalysisStore::ensure_schema(db_); !s.ok()) return s;
     if (!options_.xml_out.empty()) {
       std::string warning;

@@ -34,6 +34,9 @@ struct GoldRange {
 
 struct GoldDocument {
   std::string id;
+  // HAREM: the collection's `versao` attribute ("PrimeiroHAREM-…",
+  // "Segundo_dourada_…"), which tells the annotation scheme.
+  std::string collection_version;
   std::string text;
   std::optional<temporal::Date> dct;
   std::vector<GoldExpression> expressions;

@@ -178,9 +178,11 @@ Result<std::vector<GoldDocument>> parse_harem(std::string_view xml, const std::s
   pugi::xml_node root = x.document_element();
   if (std::string_view(root.name()) != "colHAREM") return R::Error(name + ": root element is not colHAREM");
   std::vector<GoldDocument> docs;
+  const std::string version = root.attribute("versao").as_string();
   for (pugi::xml_node d = root.child("DOC"); d; d = d.next_sibling("DOC")) {
     GoldDocument doc;
     doc.id = d.attribute("DOCID").as_string();
+    doc.collection_version = version;
     if (auto it = dates.find(doc.id); it != dates.end()) doc.dct = it->second;
     Builder b{&doc};
     b.walk(d);

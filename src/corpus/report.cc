@@ -53,7 +53,24 @@ int quartile(std::int64_t pos, std::int64_t size) {
   auto q = static_cast<int>((4 * std::max<std::int64_t>(pos, 0)) / size);
   return std::clamp(q, 0, 3);
 }
-constexpr std::array<const char*, 4> kQuartiles = {"1st quartile", "2nd quartile", "3rd quartile", "4th quartile"};
+
+// Counts of positions by quartile of their document, for the position tables.
+struct QuartileCounts {
+  std::array<std::int64_t, 4> counts{};
+  std::int64_t total = 0;
+
+  void add(std::int64_t pos, std::int64_t size) {
+    ++counts[static_cast<std::size_t>(quartile(pos, size))];
+    ++total;
+  }
+  std::vector<ReportRow> rows() const {
+    static constexpr std::array<const char*, 4> kNames = {"1st quartile", "2nd quartile", "3rd quartile",
+                                                          "4th quartile"};
+    std::vector<ReportRow> out;
+    for (std::size_t i = 0; i < 4; ++i) out.push_back(count_row(kNames[i], counts[i], total));
+    return out;
+  }
+};
 
 Status query_error(const Database& db, const Status& s) {
   return Status::Error("database '" + db.path() + "': " + s.message());
@@ -76,13 +93,6 @@ Status each_row(Database& db, std::string_view sql, Fn&& fn) {
   while (st->step()) fn(*st);
   if (!st->status().ok()) return query_error(db, st->status());
   return Status::Ok();
-}
-
-bool has_table(Database& db, std::string_view name) {
-  auto st = db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?");
-  if (!st.ok()) return false;
-  st->bind(1, name);
-  return st->step();
 }
 
 int year_of_day(std::int64_t day) { return Date::from_day_number(static_cast<temporal::DayNumber>(day)).year; }
@@ -121,10 +131,13 @@ class ReportBuilder {
 
   Result<CollectionReport> run() {
     report_.database = db_.path();
-    if (!has_table(db_, "documents") || !has_table(db_, "expressions") || !has_table(db_, "segments") ||
-        !has_table(db_, "chronons") || !has_table(db_, "links"))
+    for (const char* table : {"documents", "expressions", "segments", "chronons", "links"}) {
+      auto present = db_.has_table(table);
+      if (!present.ok()) return query_error(db_, present.status());
+      if (*present) continue;
       return Result<CollectionReport>::Error("database '" + db_.path() +
                                              "' has no analysis tables (not built by cronista build or crawl)");
+    }
     for (Status (ReportBuilder::*step)() :
          {&ReportBuilder::documents_pass, &ReportBuilder::expression_tables, &ReportBuilder::granularity_table,
           &ReportBuilder::segment_tables, &ReportBuilder::link_tables, &ReportBuilder::content_time_table,
@@ -228,20 +241,14 @@ class ReportBuilder {
           count_row("all expressions", *total, *total)},
          "An expression is resolved when the resolver could place it fully on the timeline (or give its full "
          "value, for durations and sets)."});
-    std::array<std::int64_t, 4> q{};
-    std::int64_t n = 0;
+    QuartileCounts q;
     Status s = each_row(db_,
                         "SELECT e.start, d.text_size FROM expressions e JOIN documents d ON d.id = e.doc_id "
                         "WHERE d.text_size > 0",
-                        [&](Statement& r) {
-                          ++q[static_cast<std::size_t>(quartile(r.column_int(0), r.column_int(1)))];
-                          ++n;
-                        });
+                        [&](Statement& r) { q.add(r.column_int(0), r.column_int(1)); });
     if (!s.ok()) return s;
-    ReportTable t{"6.7", "Position of temporal expressions in the document", {"expressions", "share"}, {},
-                  "Position = start offset / text length; quartile k holds positions in [(k-1)/4, k/4)."};
-    for (std::size_t i = 0; i < 4; ++i) t.rows.push_back(count_row(kQuartiles[i], q[i], n));
-    add(std::move(t));
+    add({"6.7", "Position of temporal expressions in the document", {"expressions", "share"}, q.rows(),
+         "Position = start offset / text length; quartile k holds positions in [(k-1)/4, k/4)."});
     return Status::Ok();
   }
 
@@ -280,8 +287,7 @@ class ReportBuilder {
   Status segment_tables() {
     std::int64_t segments = 0, dated = 0, dates = 0, spanned = 0;
     double span_sum = 0, position_sum = 0;
-    std::int64_t positioned = 0;
-    std::array<std::int64_t, 4> q{};
+    QuartileCounts q;
     Status s = each_row(
         db_,
         "SELECT s.start, s.end, d.text_size, count(c.id), min(c.first_day), max(c.first_day) "
@@ -301,8 +307,7 @@ class ReportBuilder {
           if (size > 0) {
             const std::int64_t mid = (r.column_int(0) + r.column_int(1)) / 2;
             position_sum += std::min(1.0, static_cast<double>(mid) / static_cast<double>(size));
-            ++positioned;
-            ++q[static_cast<std::size_t>(quartile(mid, size))];
+            q.add(mid, size);
           }
         });
     if (!s.ok()) return s;
@@ -310,13 +315,11 @@ class ReportBuilder {
          {ReportRow{"segments", {segments}}, ReportRow{"dated segments", {dated}},
           ReportRow{"mean dates per segment", {mean(static_cast<double>(dates), dated)}},
           ReportRow{"mean span in days", {mean(span_sum, spanned)}},
-          ReportRow{"mean relative position", {mean(position_sum, positioned)}}},
+          ReportRow{"mean relative position", {mean(position_sum, q.total)}}},
          "Over dated segments (at least one chronon). Span = days between the earliest and the latest date of "
          "the segment (each date at its first day); relative position = segment midpoint / text length."});
-    ReportTable t{"6.10", "Segments by quartile of the document", {"segments", "share"}, {},
-                  "Dated segments, placed by their midpoint."};
-    for (std::size_t i = 0; i < 4; ++i) t.rows.push_back(count_row(kQuartiles[i], q[i], positioned));
-    add(std::move(t));
+    add({"6.10", "Segments by quartile of the document", {"segments", "share"}, q.rows(),
+         "Dated segments, placed by their midpoint."});
     return Status::Ok();
   }
 
@@ -373,20 +376,15 @@ class ReportBuilder {
          "target creation day minus the segment's scope [earliest first day, latest last day]; 0 inside it, "
          "negative before it."});
 
-    std::array<std::int64_t, 4> q{};
-    std::int64_t positioned = 0;
+    QuartileCounts q;
     s = each_row(db_,
                  "SELECT l.position, d.text_size FROM links l JOIN documents d ON d.id = l.doc_id "
                  "WHERE l.position IS NOT NULL AND d.text_size > 0",
-                 [&](Statement& r) {
-                   ++q[static_cast<std::size_t>(quartile(r.column_int(0), r.column_int(1)))];
-                   ++positioned;
-                 });
+                 [&](Statement& r) { q.add(r.column_int(0), r.column_int(1)); });
     if (!s.ok()) return s;
-    ReportTable t{"6.14", "Links by quartile of the document", {"links", "share"}, {},
+    ReportTable t{"6.14", "Links by quartile of the document", {"links", "share"}, q.rows(),
                   "Position of the link's anchor text / text length."};
-    for (std::size_t i = 0; i < 4; ++i) t.rows.push_back(count_row(kQuartiles[i], q[i], positioned));
-    if (positioned < *total) t.rows.push_back(count_row("no position", *total - positioned, *total));
+    if (q.total < *total) t.rows.push_back(count_row("no position", *total - q.total, *total));
     add(std::move(t));
     return Status::Ok();
   }

@@ -105,6 +105,16 @@ struct Page {
   std::string label;       // list pages: their heading
 };
 
+// A page of a site with its kind, path and title; the rest keeps its defaults.
+Page make_page(int site, Kind kind, std::string path, std::string title) {
+  Page p;
+  p.site = site;
+  p.kind = kind;
+  p.path = std::move(path);
+  p.title = std::move(title);
+  return p;
+}
+
 struct Section {
   std::vector<DaySpan> periods;
   bool boilerplate = false;
@@ -429,11 +439,7 @@ bool Generator::plan_content_page(int site) {
 void Generator::plan_structure() {
   // Homes.
   for (int s = 0; s < kSiteCount; ++s) {
-    Page home;
-    home.site = s;
-    home.kind = Kind::Home;
-    home.path = "/";
-    home.title = c_.site_text(kSiteName[s], "title");
+    Page home = make_page(s, Kind::Home, "/", c_.site_text(kSiteName[s], "title"));
     add_page(home);
   }
   // Encyclopedia: year pages for every year of a day/month/year-dated article.
@@ -442,11 +448,7 @@ void Generator::plan_structure() {
     const Fact& f = c_.facts[static_cast<std::size_t>(pages_[id].fact)];
     if (f.when.grain == DateGrain::Day || f.when.grain == DateGrain::Month) enc_by_year[f.when.span.first.year].push_back(id);
   }
-  Page years;
-  years.site = kEnc;
-  years.kind = Kind::YearIndex;
-  years.path = "/wiki/anos";
-  years.title = c_.site_text("enciclopedia", "year_title");
+  Page years = make_page(kEnc, Kind::YearIndex, "/wiki/anos", c_.site_text("enciclopedia", "year_title"));
   const int years_id = add_page(years);
   for (auto& [y, ids] : enc_by_year) {
     Page p;
@@ -468,18 +470,10 @@ void Generator::plan_structure() {
     pages_[years_id].items.push_back(year_page_[y]);
   }
   // Encyclopedia furniture: search (disallowed), random article (redirect), the huge page.
-  Page search;
-  search.site = kEnc;
-  search.kind = Kind::Disallowed;
-  search.path = "/especial/pesquisa";
-  search.title = c_.site_text("enciclopedia", "search_title");
+  Page search = make_page(kEnc, Kind::Disallowed, "/especial/pesquisa", c_.site_text("enciclopedia", "search_title"));
   search.disallowed = true;
   add_page(search);
-  Page huge;
-  huge.site = kEnc;
-  huge.kind = Kind::Huge;
-  huge.path = "/wiki/cronologia-completa";
-  huge.title = c_.site_text("enciclopedia", "huge_title");
+  Page huge = make_page(kEnc, Kind::Huge, "/wiki/cronologia-completa", c_.site_text("enciclopedia", "huge_title"));
   add_page(huge);
   if (!content_of_site_[kEnc].empty())
     extras_.push_back({kEnc, "/especial/aleatorio", 302, url(rng_.pick(content_of_site_[kEnc]))});
@@ -495,11 +489,7 @@ void Generator::plan_structure() {
     std::map<int, std::vector<int>> by_year;
     for (int id : content_of_site_[a.site])
       if (!pages_[id].disallowed) by_year[pages_[id].dct->year].push_back(id);
-    Page index;
-    index.site = a.site;
-    index.kind = Kind::ArchiveIndex;
-    index.path = a.index;
-    index.title = c_.site_text(kSiteName[a.site], "archive_title");
+    Page index = make_page(a.site, Kind::ArchiveIndex, a.index, c_.site_text(kSiteName[a.site], "archive_title"));
     const int index_id = add_page(index);
     for (auto& [y, ids] : by_year) {
       std::sort(ids.begin(), ids.end(), [&](int x, int z) {
@@ -518,11 +508,7 @@ void Generator::plan_structure() {
   }
   // Section pages of the news sites and the blog's tags: plain lists.
   auto list_page = [&](int site, const std::string& path, const std::string& label) {
-    Page p;
-    p.site = site;
-    p.kind = Kind::ListPage;
-    p.path = path;
-    p.title = label;
+    Page p = make_page(site, Kind::ListPage, path, label);
     p.label = label;
     for (int i = 0; i < 20 && !content_of_site_[site].empty(); ++i) p.items.push_back(random_content_page(site));
     add_page(p);
@@ -541,35 +527,20 @@ void Generator::plan_structure() {
     l = nav_labels(kBlog);
     if (l.size() > 2) list_page(kBlog, "/etiquetas", l[2]);
   }
-  Page about;
-  about.site = kBlog;
-  about.kind = Kind::About;
-  about.path = "/sobre";
-  about.title = c_.site_text("blog", "about");
+  Page about = make_page(kBlog, Kind::About, "/sobre", c_.site_text("blog", "about"));
   add_page(about);
   for (int i = 1; i <= 3; ++i) {
-    Page draft;
-    draft.site = kBlog;
-    draft.kind = Kind::Disallowed;
-    draft.path = "/rascunhos/" + std::to_string(i) + "/";
-    draft.title = c_.site_text("blog", "draft_title");
+    Page draft =
+        make_page(kBlog, Kind::Disallowed, "/rascunhos/" + std::to_string(i) + "/", c_.site_text("blog", "draft_title"));
     draft.disallowed = true;
     add_page(draft);
   }
   // Calendar: the holidays page (the endless months are served from a template).
-  Page holidays;
-  holidays.site = kCalendario;
-  holidays.kind = Kind::Holidays;
-  holidays.path = "/feriados";
-  holidays.title = c_.site_text("calendario", "holidays_title");
+  Page holidays = make_page(kCalendario, Kind::Holidays, "/feriados", c_.site_text("calendario", "holidays_title"));
   holidays.year = 2024;
   add_page(holidays);
   // Portal: a directory by category, linking through redirect chains.
-  Page dir_index;
-  dir_index.site = kPortal;
-  dir_index.kind = Kind::DirectoryIndex;
-  dir_index.path = "/diretorio/";
-  dir_index.title = c_.site_text("portal", "title");
+  Page dir_index = make_page(kPortal, Kind::DirectoryIndex, "/diretorio/", c_.site_text("portal", "title"));
   const int dir_index_id = add_page(dir_index);
   const int directory_pages = std::max(static_cast<int>(c_.files.size()), o_.pages / 50);
   std::map<int, std::vector<int>> content_by_file;
@@ -588,18 +559,10 @@ void Generator::plan_structure() {
     const int directory_id = add_page(p);
     pages_[dir_index_id].items.push_back(directory_id);
   }
-  Page error;
-  error.site = kPortal;
-  error.kind = Kind::ServerError;
-  error.path = "/novidades";
-  error.title = c_.site_text("portal", "error_title");
+  Page error = make_page(kPortal, Kind::ServerError, "/novidades", c_.site_text("portal", "error_title"));
   error.status = 500;
   add_page(error);
-  Page old;
-  old.site = kPortal;
-  old.kind = Kind::ListPage;
-  old.path = "/antigo";
-  old.title = c_.site_text("portal", "tagline");
+  Page old = make_page(kPortal, Kind::ListPage, "/antigo", c_.site_text("portal", "tagline"));
   old.label = old.title;
   old.malformed = true;
   for (int i = 0; i < 15 && !content_by_center_.empty(); ++i) old.items.push_back(random_content_page());
@@ -619,47 +582,39 @@ Sentence Generator::explicit_sentence(const Fact& f, bool allow_trailing) {
   std::string form;
   Vars vars = date_vars(first);
   bool single = true;
+  // The sentence states the date in a form of this grain, with this truth.
+  const auto state = [&](const char* grain_name, DaySpan span, DateGrain grain) {
+    form = rng_.pick(c_.forms.at(grain_name));
+    s.periods.push_back(span);
+    s.anchor_grain = grain;
+  };
   switch (f.when.grain) {
     case DateGrain::Day: {
       const std::string md = two(first.month) + "-" + two(first.day);
       auto h = c_.holidays.find(md);
       const int roll = rng_.uniform(0, 99);
       if (h != c_.holidays.end() && roll < 50) {
-        form = rng_.pick(c_.forms.at("holiday"));
         vars.push_back({"holiday", h->second});
-        s.periods.push_back(day_span(first));
-        s.anchor_grain = DateGrain::Day;
+        state("holiday", day_span(first), DateGrain::Day);
       } else if (roll < 85) {
-        form = rng_.pick(c_.forms.at("day"));
-        s.periods.push_back(day_span(first));
-        s.anchor_grain = DateGrain::Day;
+        state("day", day_span(first), DateGrain::Day);
       } else if (roll < 93) {
-        form = rng_.pick(c_.forms.at("month"));
-        s.periods.push_back(month_span(first.year, first.month));
-        s.anchor_grain = DateGrain::Month;
+        state("month", month_span(first.year, first.month), DateGrain::Month);
       } else {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       }
       break;
     }
     case DateGrain::Month:
       if (rng_.percent(85)) {
-        form = rng_.pick(c_.forms.at("month"));
-        s.periods.push_back(month_span(first.year, first.month));
-        s.anchor_grain = DateGrain::Month;
+        state("month", month_span(first.year, first.month), DateGrain::Month);
       } else {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       }
       break;
     case DateGrain::Year:
       if (rng_.percent(92)) {
-        form = rng_.pick(c_.forms.at("year"));
-        s.periods.push_back(year_span(first.year));
-        s.anchor_grain = DateGrain::Year;
+        state("year", year_span(first.year), DateGrain::Year);
       } else {
         const int decade = first.year - ((first.year % 10) + 10) % 10;
         form = rng_.pick(c_.forms.at("decade"));

@@ -18,9 +18,13 @@ struct Item {
 
 bool overlaps(std::size_t a, std::size_t b, std::size_t c, std::size_t d) { return a < d && c < b; }
 
-// TimeML values compare without trailing zero seconds ("T01:58:00" = "T01:58").
+// TimeML values compare without trailing zero seconds or minutes: the same
+// clock time written to another precision ("T01:58:00" = "T01:58", "T17:00" =
+// "T17").
 std::string norm_value(std::string v) {
-  if (v.size() > 3 && v.compare(v.size() - 3, 3, ":00") == 0 && std::count(v.begin(), v.end(), ':') == 2)
+  auto zero_tail = [&v] { return v.size() > 3 && v.compare(v.size() - 3, 3, ":00") == 0; };
+  if (zero_tail() && std::count(v.begin(), v.end(), ':') == 2) v.resize(v.size() - 3);
+  if (zero_tail() && std::count(v.begin(), v.end(), ':') == 1 && v.size() > 6 && v[v.size() - 6] == 'T')
     v.resize(v.size() - 3);
   return v;
 }
@@ -73,6 +77,84 @@ std::string harem_label(const temporal::TemporalExpression& e) {
   return "TEMPO_CALEND/DATA";
 }
 
+GoldScheme harem_scheme(std::string_view version) {
+  return version.rfind("PrimeiroHAREM", 0) == 0 ? GoldScheme::FirstHarem : GoldScheme::Harem;
+}
+
+std::string_view to_string(GoldScheme s) {
+  switch (s) {
+    case GoldScheme::TimeML: return "timeml";
+    case GoldScheme::Harem: return "second-harem";
+    case GoldScheme::FirstHarem: return "first-harem";
+  }
+  return "timeml";
+}
+
+namespace {
+
+// A decade ("194") or century ("19") value.
+bool decade_or_century(const std::string& v) {
+  return !v.empty() && v.size() <= 3 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// An interval written as one token ("1939-1945", "2005/06"): nothing but
+// the dash or slash between its ends.
+bool compact_interval(const temporal::TemporalExpression& e, std::string_view text) {
+  if (e.endpoints.size() != 2) return false;
+  const auto& a = e.endpoints[0];
+  const auto& b = e.endpoints[1];
+  if (b.start < a.end || b.start > text.size()) return false;
+  return text.substr(a.end, b.start - a.end).find_first_of(" \t\n\r") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::string first_harem_label(const temporal::TemporalExpression& e) {
+  using temporal::TimexType;
+  switch (e.type) {
+    case TimexType::Time: return "HORA";
+    case TimexType::Duration: return "PERIODO";
+    case TimexType::Set: return "CICLICO";
+    case TimexType::Date: break;
+  }
+  if (decade_or_century(e.value)) return "PERIODO";
+  if (e.names.cyclic && !e.names.number && !e.names.month) return "CICLICO";
+  return "DATA";
+}
+
+std::vector<SchemeMention> scheme_mentions(const temporal::TemporalExpression& e, GoldScheme scheme,
+                                           std::string_view text) {
+  std::vector<SchemeMention> out;
+  switch (scheme) {
+    case GoldScheme::TimeML:
+      if (!e.in_timeml) break;
+      if (e.endpoints.size() == 2) {
+        for (const auto& p : e.endpoints)
+          out.push_back(SchemeMention{p.start, p.end, std::string(temporal::to_string(p.type)), p.value});
+      } else {
+        out.push_back(SchemeMention{e.start, e.end, std::string(temporal::to_string(e.type)), e.value});
+      }
+      break;
+    case GoldScheme::Harem:
+      if (e.in_harem) out.push_back(SchemeMention{e.harem_start, e.harem_end, harem_label(e), e.value});
+      break;
+    case GoldScheme::FirstHarem:
+      if (!(e.in_harem || e.in_timeml)) break;
+      if (e.endpoints.size() == 2 && !compact_interval(e, text)) {
+        for (const auto& p : e.endpoints)
+          if (p.name_end > p.name_start)
+            out.push_back(SchemeMention{p.name_start, p.name_end,
+                                        p.type == temporal::TimexType::Time ? "HORA" : "DATA", p.value});
+      } else if (e.name_end > e.name_start) {
+        out.push_back(SchemeMention{e.name_start, e.name_end,
+                                    e.endpoints.size() == 2 ? std::string("PERIODO") : first_harem_label(e),
+                                    e.value});
+      }
+      break;
+  }
+  return out;
+}
+
 std::string normalize_harem_type(const std::string& t) {
   if (t == "DATA") return "TEMPO_CALEND/DATA";
   if (t == "HORA") return "TEMPO_CALEND/HORA";
@@ -86,25 +168,29 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
                     bool want_errors) {
   EvalReport rep;
   rep.scheme = scheme;
-  const bool harem = scheme == GoldScheme::Harem;
+  const bool harem = scheme != GoldScheme::TimeML;
+  // Second HAREM gold types are compared in their TIPO/SUBTIPO form; First
+  // HAREM ones as they are (DATA, HORA, PERIODO, CICLICO).
+  auto gold_type = [scheme](const std::string& t) { return scheme == GoldScheme::Harem ? normalize_harem_type(t) : t; };
   for (const GoldDocument& doc : docs) {
     ++rep.documents;
     auto found = tagger.tag(doc.text, doc.dct);
     std::vector<Item> sys;
     for (const auto& e : found) {
-      if (!(harem ? e.in_harem : e.in_timeml)) continue;
-      Item it{harem ? e.harem_start : e.start, harem ? e.harem_end : e.end,
-              harem ? harem_label(e) : std::string(temporal::to_string(e.type)), e.value, "", -1, false};
-      bool omitted = false;
-      for (const auto& r : doc.omitted) omitted |= overlaps(it.start, it.end, r.start, r.end);
-      if (omitted) continue;
-      if (!doc.scored.empty()) {
-        bool inside = false;
-        for (const auto& r : doc.scored) inside |= overlaps(it.start, it.end, r.start, r.end);
-        if (!inside) continue;
+      for (SchemeMention& m : scheme_mentions(e, scheme, doc.text)) {
+        if (m.end > doc.text.size() || m.start >= m.end) continue;
+        Item it{m.start, m.end, std::move(m.type), std::move(m.value), "", -1, false};
+        bool omitted = false;
+        for (const auto& r : doc.omitted) omitted |= overlaps(it.start, it.end, r.start, r.end);
+        if (omitted) continue;
+        if (!doc.scored.empty()) {
+          bool inside = false;
+          for (const auto& r : doc.scored) inside |= overlaps(it.start, it.end, r.start, r.end);
+          if (!inside) continue;
+        }
+        it.text = doc.text.substr(it.start, it.end - it.start);
+        sys.push_back(std::move(it));
       }
-      it.text = doc.text.substr(it.start, it.end - it.start);
-      sys.push_back(std::move(it));
     }
     // Gold: drop omitted, put vague apart, keep the best alternative of each ALT group.
     std::vector<Item> gold, vague;
@@ -113,7 +199,7 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
       bool omitted = false;
       for (const auto& r : doc.omitted) omitted |= overlaps(g.start, g.end, r.start, r.end);
       if (omitted) continue;
-      Item it{g.start, g.end, harem ? normalize_harem_type(g.type) : g.type, g.value, g.text, -1, false};
+      Item it{g.start, g.end, gold_type(g.type), g.value, g.text, -1, false};
       if (g.alt_group > 0) alts.push_back(&g);
       else if (g.vague) vague.push_back(std::move(it));
       else gold.push_back(std::move(it));
@@ -123,21 +209,27 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
       int best_alt = 0;
       long best_score = -1000000;
       for (int a = 0; a < std::max(1, range.alternatives); ++a) {
+        // Two points for an overlapped expression (minus two for a missed
+        // one), one more when the extent is exact: overlap decides, exactness
+        // breaks ties.
         long score = 0, items = 0;
         for (const auto* g : alts) {
           if (g->alt_group != static_cast<int>(group) || g->alternative != a) continue;
           ++items;
-          bool hit = false;
-          for (const auto& s : sys) hit |= overlaps(g->start, g->end, s.start, s.end);
-          score += hit ? 1 : -1;
+          bool hit = false, exact = false;
+          for (const auto& s : sys) {
+            hit |= overlaps(g->start, g->end, s.start, s.end);
+            exact |= g->start == s.start && g->end == s.end;
+          }
+          score += hit ? 2 + (exact ? 1 : 0) : -2;
         }
         if (items == 0)
-          for (const auto& s : sys) score -= overlaps(range.start, range.end, s.start, s.end) ? 1 : 0;
+          for (const auto& s : sys) score -= overlaps(range.start, range.end, s.start, s.end) ? 2 : 0;
         if (score > best_score) best_score = score, best_alt = a;
       }
       for (const auto* g : alts) {
         if (g->alt_group != static_cast<int>(group) || g->alternative != best_alt) continue;
-        Item it{g->start, g->end, harem ? normalize_harem_type(g->type) : g->type, g->value, g->text, -1, false};
+        Item it{g->start, g->end, gold_type(g->type), g->value, g->text, -1, false};
         (g->vague ? vague : gold).push_back(std::move(it));
       }
     }
@@ -211,9 +303,9 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
 std::string format_report_text(const EvalReport& r, bool errors) {
   std::string out;
   char buf[512];
-  const bool harem = r.scheme == GoldScheme::Harem;
+  const bool harem = r.scheme != GoldScheme::TimeML;
   std::snprintf(buf, sizeof buf, "%s gold%s%s: %ld documents, %ld expressions; system: %ld expressions\n",
-                harem ? "HAREM" : "TimeML", r.name.empty() ? "" : " ", r.name.c_str(), r.documents, r.overall.gold,
+                r.scheme == GoldScheme::FirstHarem ? "First HAREM" : harem ? "HAREM" : "TimeML", r.name.empty() ? "" : " ", r.name.c_str(), r.documents, r.overall.gold,
                 r.overall.system);
   out += buf;
   out += "              precision  recall     F1\n";
@@ -265,7 +357,8 @@ std::string format_report_json(const std::vector<EvalReport>& reports, bool erro
   };
   for (const auto& r : reports) {
     nlohmann::ordered_json j;
-    j["scheme"] = r.scheme == GoldScheme::Harem ? "harem" : "timeml";
+    // "harem" is the Second HAREM, as it was before the First HAREM profile.
+    j["scheme"] = r.scheme == GoldScheme::Harem ? "harem" : std::string(to_string(r.scheme));
     j["name"] = r.name;
     j["documents"] = r.documents;
     j["overall"] = counts(r.overall);

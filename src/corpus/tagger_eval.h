@@ -2,17 +2,40 @@
 //
 // Extraction: strict = same extent; relaxed = overlapping extents, matched
 // one to one. Precision, recall and F1 overall and per type (a per-type match
-// also needs the same type). TimeML: TimeML extents and types, plus value
-// accuracy over the relaxed matches; only the annotated sentences (<s>) are
-// scored, not the header and headline. HAREM: HAREM extents (with the leading
-// preposition) and HAREM types; vague and generic gold expressions are
-// scored apart (neither missed nor false alarms in the main figures); of an
-// <ALT> group the alternative that best fits the system output counts;
-// <OMITIDO> text is ignored.
+// also needs the same type). Each scheme sees the system's expressions as its
+// own annotators would have marked them (scheme_mentions()):
+// - TimeML: TimeML extents and types, an interval as its two ends (two
+//   TIMEX3s), plus value accuracy over the relaxed matches; only the
+//   annotated sentences (<s>) are scored, not the header and headline.
+// - Second HAREM (2008): HAREM extents (with the leading preposition) and
+//   HAREM types, an interval as one TEMPO_CALEND/INTERVALO entity.
+// - First HAREM (2005): named entities. Santos & Cardoso (eds.) 2007,
+//   "Directivas para a identificação e classificação semântica na colecção
+//   dourada do HAREM", and the guidelines published for the evaluation
+//   (https://www.linguateca.pt/primeiroHAREM/harem_classificacao_old.html:
+//   an entity has at least one capitalised word and/or digits;
+//   https://www.linguateca.pt/primeiroHAREM/harem_comunicacao11.html:
+//   candidates without capitals, such as "quarta-feira", are not marked, and
+//   ABSTRACCAO/PERIODO joins TEMPO/PERIODO). So only what names a time is an
+//   entity, and only the naming words (TemporalExpression::name_start): no
+//   preposition, article, "dia", modifier or lower-case weekday; deictic,
+//   anaphoric and counted expressions without a name ("hoje", "no ano
+//   seguinte", "durante três anos") are no entities. Choices where the
+//   guidelines are silent: month and season names count in either case (their
+//   capital is a spelling convention of pre-1990 pt-PT, absent in pt-BR); the
+//   ends of an interval written with words ("de 25 a 28 de Junho") are two
+//   DATA entities, a range written as one token ("1939-1945") one PERIODO;
+//   types: TIME → HORA, DURATION and decades/centuries → PERIODO, SET and
+//   unanchored holidays/seasons/weekdays → CICLICO, other dates → DATA.
+// In both HAREM schemes vague and generic gold expressions are scored apart
+// (neither missed nor false alarms in the main figures); of an <ALT> group
+// the alternative that best fits the system output counts; <OMITIDO> text is
+// ignored.
 #pragma once
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "corpus/gold.h"
@@ -20,7 +43,24 @@
 
 namespace cronista::corpus {
 
-enum class GoldScheme { TimeML, Harem };
+enum class GoldScheme { TimeML, Harem, FirstHarem };  // Harem: the Second HAREM
+
+// The scheme of a HAREM collection from its `versao` attribute: First HAREM
+// collections are "PrimeiroHAREM-…"; everything else follows the Second.
+GoldScheme harem_scheme(std::string_view collection_version);
+// "timeml", "second-harem", "first-harem".
+std::string_view to_string(GoldScheme s);
+
+// One expression as a scheme's annotators would have marked it.
+struct SchemeMention {
+  std::size_t start = 0, end = 0;  // byte offsets into the analysed text
+  std::string type;
+  std::string value;
+};
+// The mentions a system expression stands for under `scheme` (none when the
+// scheme does not annotate it, two for an interval split into its ends).
+std::vector<SchemeMention> scheme_mentions(const temporal::TemporalExpression& e, GoldScheme scheme,
+                                           std::string_view text);
 
 struct MatchCounts {
   long gold = 0;
@@ -76,10 +116,11 @@ EvalReport evaluate(const std::vector<GoldDocument>& docs, GoldScheme scheme, co
 std::string format_report_text(const EvalReport& r, bool errors);
 std::string format_report_json(const std::vector<EvalReport>& reports, bool errors);
 
-// "TEMPO_CALEND/DATA", "DURACAO", "FREQUENCIA"… for a system expression; the
-// First HAREM types are mapped to these (DATA → TEMPO_CALEND/DATA, HORA →
-// TEMPO_CALEND/HORA, PERIODO → DURACAO, CICLICO → FREQUENCIA).
+// "TEMPO_CALEND/DATA", "DURACAO", "FREQUENCIA"… for a system expression
+// (Second HAREM); normalize_harem_type() maps gold types onto these.
 std::string harem_label(const temporal::TemporalExpression& e);
 std::string normalize_harem_type(const std::string& gold_type);
+// "DATA", "HORA", "PERIODO", "CICLICO" for a system expression (First HAREM).
+std::string first_harem_label(const temporal::TemporalExpression& e);
 
 }  // namespace cronista::corpus

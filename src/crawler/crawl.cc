@@ -590,6 +590,7 @@ Status Crawl::setup() {
   fetch.connect_timeout = std::chrono::milliseconds(o_.connect_timeout_ms);
   fetch.total_timeout = std::chrono::milliseconds(o_.timeout_ms);
   fetch.max_body_bytes = o_.max_body_bytes;
+  fetch.ca_file = o_.ca_file;
   fetcher_ = std::make_unique<Fetcher>(fetch);
 
   temporal::TaggerOptions topts;

@@ -66,6 +66,7 @@ struct CrawlOptions {
   int max_link_penalty = 40;
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
+  std::string ca_file;  // HTTPS trust anchors instead of the system's (FetcherOptions)
   bool resume = false;
   int max_depth = -1;
   std::int64_t max_pages_per_host = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iostream>
 #include <unordered_map>
 
 namespace cronista::crawler {
@@ -178,6 +179,15 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
   auto db = store::Database::open(db_path);
   if (!db.ok()) return db.status();
   s->db_ = std::move(*db);
+  // A collection built by `cronista build` has documents but no crawl tables;
+  // crawling into it would mix a crawl with a collection.
+  auto built = s->db_.has_table("documents");
+  if (!built.ok()) return Status::Error("database '" + db_path + "': " + built.status().message());
+  auto crawled = s->db_.has_table("crawl_meta");
+  if (!crawled.ok()) return Status::Error("database '" + db_path + "': " + crawled.status().message());
+  if (*built && !*crawled)
+    return Status::Error("database '" + db_path +
+                         "' holds a collection built by `cronista build`, not a crawl: give the crawl its own --db");
   if (Status st = store::AnalysisStore::ensure_schema(s->db_); !st.ok()) return st;
   if (Status st = s->db_.exec(kCrawlSchema); !st.ok())
     return Status::Error("database '" + db_path + "': " + st.message());
@@ -363,7 +373,9 @@ Status CrawlStore::start(std::function<void(std::uint64_t)> on_commit) {
   if (!options_.order_out.empty())
     if (Status s = rewrite_order_file(); !s.ok()) return s;
   if (!options_.warc.empty()) {
-    auto w = WarcWriter::open(options_.warc, options_.software);
+    WarcWriter::Options warc_options;
+    warc_options.on_repair = [](const std::string& message) { std::cerr << "cronista crawl: " << message << "\n"; };
+    auto w = WarcWriter::open(options_.warc, options_.software, warc_options);
     if (!w.ok()) return w.status();
     warc_ = std::move(*w);
   }

@@ -36,6 +36,9 @@ struct FetcherOptions {
   std::chrono::milliseconds connect_timeout{10000};
   std::chrono::milliseconds total_timeout{30000};
   std::size_t max_body_bytes = 10 * 1024 * 1024;
+  // PEM file of certificate authorities trusted for HTTPS instead of the
+  // system store (an institution's own CA, a test server); empty: the system's.
+  std::string ca_file;
 };
 
 struct FetchRequest {

@@ -868,6 +868,124 @@ Result<HttpMessage> parse_http_response(std::string_view block) {
   return m;
 }
 
+namespace {
+
+// Offset after the last whole gzip member of a file, scanning from the start.
+Result<std::uint64_t> end_of_whole_members(int fd) {
+  z_stream zs{};
+  if (inflateInit2(&zs, 15 + 16) != Z_OK) return Status::Error("zlib could not start");
+  std::vector<unsigned char> in(kReadChunk), out(kReadChunk);
+  std::uint64_t pos = 0, good = 0;
+  bool damaged = false;
+  while (!damaged) {
+    const ssize_t n = ::pread(fd, in.data(), in.size(), static_cast<off_t>(pos));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const std::string why = std::strerror(errno);
+      inflateEnd(&zs);
+      return Status::Error(why);
+    }
+    if (n == 0) break;
+    zs.next_in = in.data();
+    zs.avail_in = static_cast<uInt>(n);
+    for (;;) {
+      zs.next_out = out.data();
+      zs.avail_out = static_cast<uInt>(out.size());
+      const int r = inflate(&zs, Z_NO_FLUSH);
+      if (r == Z_STREAM_END) {
+        good = pos + (static_cast<std::uint64_t>(n) - zs.avail_in);
+        inflateReset(&zs);
+        if (zs.avail_in == 0) break;
+        continue;
+      }
+      if (r != Z_OK && r != Z_BUF_ERROR) {
+        damaged = true;
+        break;
+      }
+      if (zs.avail_in == 0 && zs.avail_out != 0) break;  // wants more input
+      if (r == Z_BUF_ERROR) break;
+    }
+    pos += static_cast<std::uint64_t>(n);
+  }
+  inflateEnd(&zs);
+  return good;
+}
+
+// Offset after the last whole record of a plain WARC file.
+Result<std::uint64_t> end_of_whole_records(int fd, std::uint64_t size) {
+  std::uint64_t good = 0;
+  std::string head(kMaxHeaderBytes, '\0');
+  std::string tail(4, '\0');
+  while (good < size) {
+    const ssize_t n = ::pread(fd, head.data(), head.size(), static_cast<off_t>(good));
+    if (n < 0) return Status::Error(std::strerror(errno));
+    const std::string_view h(head.data(), static_cast<std::size_t>(n));
+    const std::size_t end = h.find("\r\n\r\n");
+    if (!h.starts_with("WARC/") || end == std::string_view::npos) break;
+    std::uint64_t length = 0;
+    bool found = false;
+    for (std::size_t line = h.find("\r\n") + 2; line < end;) {
+      const std::size_t eol = h.find("\r\n", line);
+      const std::string_view field = h.substr(line, eol - line);
+      const std::size_t colon = field.find(':');
+      if (colon != std::string_view::npos && iequals(trim(field.substr(0, colon)), "Content-Length")) {
+        const std::string_view v = trim(field.substr(colon + 1));
+        found = !v.empty() && v.size() < 16 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (found) length = std::stoull(std::string(v));
+      }
+      line = eol + 2;
+    }
+    const std::uint64_t record_end = good + end + 4 + length + 4;
+    if (!found || record_end > size) break;
+    if (::pread(fd, tail.data(), 4, static_cast<off_t>(record_end - 4)) != 4 || tail != "\r\n\r\n") break;
+    good = record_end;
+  }
+  return good;
+}
+
+// Moves an incomplete end of the file at `path` (open as `fd`, `size` bytes)
+// to PATH.incomplete-OFFSET and cuts it off; returns the new size.
+Result<std::uint64_t> repair_tail(int fd, const std::string& path, std::uint64_t size,
+                                  const WarcWriter::Options& options) {
+  const int rd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (rd < 0) return Status::Error("cannot read WARC file " + path + ": " + std::strerror(errno));
+  unsigned char magic[2] = {0, 0};
+  const bool gzip = ::pread(rd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+  auto good = gzip ? end_of_whole_members(rd) : end_of_whole_records(rd, size);
+  if (!good.ok()) {
+    ::close(rd);
+    return Status::Error("cannot read WARC file " + path + ": " + good.status().message());
+  }
+  if (*good == size) {
+    ::close(rd);
+    return size;
+  }
+  const std::uint64_t cut = size - *good;
+  if (cut > options.max_incomplete_tail) {
+    ::close(rd);
+    return Status::Error("WARC file " + path + " is damaged from offset " + std::to_string(*good) + " (" +
+                         std::to_string(cut) + " bytes before its end, more than a crash can leave); not appending");
+  }
+  std::string bytes(static_cast<std::size_t>(cut), '\0');
+  const bool read_ok = ::pread(rd, bytes.data(), bytes.size(), static_cast<off_t>(*good)) ==
+                       static_cast<ssize_t>(bytes.size());
+  ::close(rd);
+  const std::string keep = path + ".incomplete-" + std::to_string(*good);
+  const int out = ::open(keep.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  bool saved = read_ok && out >= 0;
+  if (saved) saved = ::write(out, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()) && ::fsync(out) == 0;
+  if (out >= 0) ::close(out);
+  if (!saved) return Status::Error("cannot save the incomplete end of WARC file " + path + " to " + keep);
+  if (::ftruncate(fd, static_cast<off_t>(*good)) != 0 || ::fsync(fd) != 0)
+    return Status::Error("cannot cut the incomplete end of WARC file " + path + ": " + std::strerror(errno));
+  if (options.on_repair)
+    options.on_repair("the last " + std::to_string(cut) + " bytes of WARC file " + path +
+              " were an incomplete record; moved to " + keep);
+  return *good;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<WarcWriter>> WarcWriter::open(const std::string& path, std::string_view software) {
   return open(path, software, Options());
 }
@@ -882,6 +1000,14 @@ Result<std::unique_ptr<WarcWriter>> WarcWriter::open(const std::string& path, st
     const std::string why = std::strerror(errno);
     ::close(fd);
     return Result<std::unique_ptr<WarcWriter>>::Error("cannot stat WARC file " + path + ": " + why);
+  }
+  if (st.st_size > 0) {
+    auto size = repair_tail(fd, path, static_cast<std::uint64_t>(st.st_size), options);
+    if (!size.ok()) {
+      ::close(fd);
+      return size.status();
+    }
+    st.st_size = static_cast<off_t>(*size);
   }
   bool gzip;
   switch (options.compression) {

@@ -77,10 +77,20 @@ class WarcWriter {
     int compression_level = 1;
     // Compress when the path ends in ".gz" (the default), or force a choice.
     enum class Compression { kByExtension, kGzip, kNone } compression = Compression::kByExtension;
+    // Told when open() repairs the end of an existing file (see open()).
+    std::function<void(const std::string&)> on_repair;
+    // The largest incomplete end open() cuts off (more than one record of
+    // the largest body a crawl downloads); a longer damaged stretch fails.
+    std::uint64_t max_incomplete_tail = 64ULL * 1024 * 1024;
   };
 
   // Opens for appending (a resumed crawl continues the same file); writes a
-  // warcinfo record when the file is new.
+  // warcinfo record when the file is new. An existing file is first checked
+  // for an incomplete last record (a crash while writing it): those bytes
+  // are moved to PATH.incomplete-OFFSET and cut from the file, so that the
+  // records appended after them are readable by every WARC reader, not only
+  // by ours. A damaged stretch larger than any record a crash can leave
+  // (Options::max_incomplete_tail) is not cut: open() fails naming its offset.
   static Result<std::unique_ptr<WarcWriter>> open(const std::string& path, std::string_view software);
   static Result<std::unique_ptr<WarcWriter>> open(const std::string& path, std::string_view software,
                                                   const Options& options);

@@ -143,6 +143,15 @@ int Database::user_version() {
   return static_cast<int>(st->column_int(0));
 }
 
+Result<bool> Database::has_table(std::string_view name) {
+  auto st = prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1");
+  if (!st.ok()) return st.status();
+  st->bind(1, std::string(name));
+  const bool found = st->step();
+  if (!st->status().ok()) return st->status();
+  return found;
+}
+
 Status Database::set_user_version(int v) { return exec("PRAGMA user_version=" + std::to_string(v)); }
 
 Transaction::Transaction(Database& db) : db_(db), begin_(db.exec("BEGIN IMMEDIATE")) {}

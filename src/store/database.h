@@ -81,6 +81,9 @@ class Database {
   const std::string& path() const { return path_; }
   sqlite3* handle() const { return db_; }
 
+  // Whether the database holds a table of this name.
+  Result<bool> has_table(std::string_view name);
+
   // Schema version in PRAGMA user_version.
   int user_version();
   Status set_user_version(int v);

@@ -748,7 +748,8 @@ std::string PatternLearner::file_header() const {
 
 Status for_each_corpus_text(const std::vector<std::string>& paths,
                             const std::function<void(std::string_view text)>& text_fn,
-                            const std::function<void(const std::string& path)>& progress_fn) {
+                            const std::function<void(const std::string& path)>& progress_fn,
+                            const std::function<void(const std::string& problem)>& skipped_fn) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   for (const std::string& p : paths) {
@@ -778,11 +779,20 @@ Status for_each_corpus_text(const std::vector<std::string>& paths,
         ++line_number;
         if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
         nlohmann::json record = nlohmann::json::parse(line, nullptr, false);
-        if (record.is_discarded() || !record.is_object())
-          return Status::Error(file.string() + ":" + std::to_string(line_number) + ": not a JSON object");
-        auto text = record.find("text");
-        if (text == record.end() || !text->is_string())
-          return Status::Error(file.string() + ":" + std::to_string(line_number) + ": no \"text\" string");
+        const char* problem = nullptr;
+        auto text = record.end();
+        if (record.is_discarded() || !record.is_object()) {
+          problem = "not a JSON object";
+        } else {
+          text = record.find("text");
+          if (text == record.end() || !text->is_string()) problem = "no \"text\" string";
+        }
+        if (problem != nullptr) {
+          const std::string where = file.string() + ":" + std::to_string(line_number) + ": " + problem;
+          if (!skipped_fn) return Status::Error(where);
+          skipped_fn(where);
+          continue;
+        }
         text_fn(text->get_ref<const std::string&>());
       }
       if (in.bad()) return Status::Error("cannot read '" + file.string() + "'");

@@ -110,9 +110,13 @@ class PatternLearner {
 // file ending in .jsonl holds one JSON object per line whose "text" is a
 // document; any other file is one plain-text document; a folder is walked
 // recursively in sorted order, taking its .txt and .jsonl files. `progress_fn` (may be empty) is called after
-// each file with its path. Errors name the file (and line for JSONL).
+// each file with its path. Errors name the file (and line for JSONL). A
+// JSONL line that is not an object with a "text" string is an error, unless
+// `skipped_fn` is given: then it is reported to it ("file:line: reason") and
+// skipped, so one damaged record does not stop a long read.
 Status for_each_corpus_text(const std::vector<std::string>& paths,
                             const std::function<void(std::string_view text)>& text_fn,
-                            const std::function<void(const std::string& path)>& progress_fn);
+                            const std::function<void(const std::string& path)>& progress_fn,
+                            const std::function<void(const std::string& problem)>& skipped_fn = {});
 
 }  // namespace cronista::temporal

@@ -176,9 +176,11 @@ const std::string* Resolver::Token::get(std::string_view cls) const {
 }
 
 std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
-  // Raw words.
+  // Raw words, with their byte ranges in the span.
   std::vector<std::string> raw;
+  std::vector<std::pair<std::size_t, std::size_t>> at;
   std::string cur;
+  std::size_t cur_start = 0;
   auto flush = [&]() {
     if (cur.empty()) return;
     // "1939-1945", "1939–1945", "2005/06": a numeric range of years is three tokens.
@@ -193,10 +195,14 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
         (cut != slash || (left.size() == 4 && (right.size() == 4 || right.size() == 2)))) {
       if (left.size() == 4 && right.size() == 2) right = left.substr(0, 2) + right;  // 2005/06
       raw.push_back(left);
+      at.emplace_back(cur_start, cur_start + cut);
       raw.push_back("-");
+      at.emplace_back(cur_start + cut, cur_start + cut + cut_len);
       raw.push_back(right);
+      at.emplace_back(cur_start + cut + cut_len, cur_start + cur.size());
     } else {
       raw.push_back(cur);
+      at.emplace_back(cur_start, cur_start + cur.size());
     }
     cur.clear();
   };
@@ -207,15 +213,21 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
     } else if (c == ',' || c == ';' || c == '(' || c == ')' || c == '"') {
       flush();
       raw.push_back(std::string(1, c));
+      at.emplace_back(i, i + 1);
     } else {
+      if (cur.empty()) cur_start = i;
       cur.push_back(c);
     }
   }
   flush();
   // Trailing dots are sentence punctuation unless the lexicon knows the
   // dotted word ("jan.", "séc.") or it is an ordinal ("1.º" has none).
-  for (auto& w : raw) {
-    if (w.size() > 1 && w.back() == '.' && lex_->lookup(w) == nullptr) w.pop_back();
+  for (std::size_t k = 0; k < raw.size(); ++k) {
+    std::string& w = raw[k];
+    if (w.size() > 1 && w.back() == '.' && lex_->lookup(w) == nullptr) {
+      w.pop_back();
+      --at[k].second;
+    }
   }
   std::vector<Token> out;
   const std::size_t maxw = lex_->max_phrase_words();
@@ -228,6 +240,8 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
         Token t;
         t.text = phrase;
         t.entries = e;
+        t.begin = at[i].first;
+        t.end = at[i + n - 1].second;
         out.push_back(std::move(t));
         taken = n;
       }
@@ -236,6 +250,8 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
     if (!taken) {
       Token t;
       t.text = raw[i];
+      t.begin = at[i].first;
+      t.end = at[i].second;
       if (all_digits(t.text) && t.text.size() <= 9) {
         t.number = true;
         t.value = to_long(t.text);
@@ -276,6 +292,7 @@ std::vector<Resolver::Token> Resolver::tokenize(std::string_view span) const {
     }
     Token t = out[i];  // keeps the entries of the first word ("uma" is also an article)
     t.text = text;
+    t.end = out[j - 1].end;
     t.number = true;
     t.value = total + current;
     t.digits = 0;
@@ -340,6 +357,19 @@ Resolution Resolver::resolve(std::string_view span, const Pattern& pattern, cons
       if (!l.chronons.empty()) out.chronons.push_back(l.chronons.front());
       if (!r.chronons.empty()) out.chronons.push_back(r.chronons.back());
       out.new_anchor = r.new_anchor ? r.new_anchor : l.new_anchor;
+      // The ends as TimeML annotates them, without the connectors.
+      auto connector = [](const Token& t) {
+        return !t.number && (t.get("RANGE_TO") || t.get("RANGE_FROM") || t.get("ARTICLE") || t.text == ",");
+      };
+      std::size_t lb = 0, le = left.size(), rb = 0, re = right.size();
+      while (lb < le && connector(left[lb])) ++lb;
+      while (le > lb && connector(left[le - 1])) --le;
+      while (rb < re && connector(right[rb])) ++rb;
+      while (re > rb && right[re - 1].text == ",") --re;
+      if (lb < le && rb < re) {
+        out.endpoints.push_back(ResolvedEndpoint{left[lb].begin, left[le - 1].end, l.type, l.value});
+        out.endpoints.push_back(ResolvedEndpoint{right[rb].begin, right[re - 1].end, r.type, r.value});
+      }
       return out;
     }
   }

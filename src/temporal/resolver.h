@@ -48,6 +48,14 @@ struct ResolveContext {
   int direction = 0;
 };
 
+// One end of an interval, as the resolver reads it: byte offsets into the
+// span it was given, and the end's own type and value.
+struct ResolvedEndpoint {
+  std::size_t start = 0, end = 0;
+  TimexType type = TimexType::Date;
+  std::string value;
+};
+
 struct Resolution {
   TimexType type = TimexType::Date;
   std::string value;
@@ -55,6 +63,7 @@ struct Resolution {
   Reference reference = Reference::Explicit;
   bool resolved = true;
   bool interval = false;
+  std::vector<ResolvedEndpoint> endpoints;  // an interval's two ends, in text order
   // Moved away from the time under discussion ("há um ano", "trimestre homólogo do
   // ano passado"): it does not become the quarter later bare mentions refer to.
   bool shifted = false;
@@ -74,6 +83,7 @@ class Resolver {
     bool number = false;                       // a cardinal: digits or number words
     long value = 0;                            // its value
     int digits = 0;                            // how many digits it was written with (0 = words)
+    std::size_t begin = 0, end = 0;            // byte range in the span
     const std::string* get(std::string_view cls) const;
   };
   std::vector<Token> tokenize(std::string_view span) const;

@@ -3,6 +3,9 @@
 // contexts, fixes the TimeML and HAREM extents (leading prepositions out of
 // the one, into the other), reads the context cues the resolver needs and
 // resolves it (resolver.h), carrying the anaphora anchor along the text.
+// It also records what annotation schemes other than the contract's need:
+// the two ends of an interval (TimeML marks each) and the words that name a
+// time (named-entity schemes such as the First HAREM mark only those).
 #include "temporal/tagger.h"
 
 #include <algorithm>
@@ -67,6 +70,14 @@ class TaggerImpl final : public Tagger {
     if (!s.empty() && s.back() == '.') return lex_.in_class(s.substr(0, s.size() - 1), cls);
     return false;
   }
+  // The words of folded t[s, e) that name a time (expression.h, name_start),
+  // as folded offsets; `text` is the original text (t is text + 1).
+  struct NameExtent {
+    std::size_t start = 0, end = 0;
+    TimeNames names;
+  };
+  NameExtent name_extent(std::string_view text, std::string_view t, std::size_t s, std::size_t e, TimexType type,
+                         bool decade_or_century) const;
   // "Nigel Judah, de 58 anos," / "aos 80 anos" / "55 anos de idade": an age.
   bool is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const;
 
@@ -127,6 +138,142 @@ std::size_t TaggerImpl::preposition_before(std::string_view t, std::size_t p) co
     s = w->start;
   }
   return best;
+}
+
+namespace {
+
+// An upper-case letter starts at text[i] (ASCII or Latin-1 supplement in UTF-8).
+bool is_upper_at(std::string_view text, std::size_t i) {
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c >= 'A' && c <= 'Z') return true;
+  if (c == 0xC3 && i + 1 < text.size()) {
+    const auto d = static_cast<unsigned char>(text[i + 1]);
+    return d >= 0x80 && d <= 0x9E && d != 0x97;
+  }
+  return false;
+}
+
+// The word at text[i] opens a sentence: only spaces, quotes or an opening
+// bracket between it and the text's start, a full stop, '!', '?', ':', a
+// line break or a dialogue dash ("-- Sábado, disse").
+bool sentence_initial(std::string_view text, std::size_t i) {
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '"' || text[i - 1] == '(' ||
+                   text[i - 1] == '\r'))
+    --i;
+  if (i == 0) return true;
+  const char c = text[i - 1];
+  if (c == '.' || c == '!' || c == '?' || c == ':' || c == '\n') return true;
+  // A dash followed by a space, or an em dash.
+  if (c == '-' && i < text.size() && text[i] == ' ') return true;
+  return i >= 3 && text.substr(i - 3, 3) == "\xE2\x80\x94";
+}
+
+bool roman_letters(std::string_view w) {
+  if (w.empty()) return false;
+  for (char c : w)
+    if (c != 'I' && c != 'V' && c != 'X' && c != 'L' && c != 'C') return false;
+  return true;
+}
+
+}  // namespace
+
+TaggerImpl::NameExtent TaggerImpl::name_extent(std::string_view text, std::string_view t, std::size_t s,
+                                               std::size_t e, TimexType type, bool decade_or_century) const {
+  NameExtent out;
+  // Words of the extent, without surrounding punctuation.
+  std::vector<Word> words;
+  for (std::size_t p = s; p < e;) {
+    while (p < e && is_space(t[p])) ++p;
+    std::size_t q = p;
+    while (q < e && !is_space(t[q])) ++q;
+    std::size_t a = p, b = q;
+    auto punct = [](char c) { return c == ',' || c == ';' || c == '(' || c == ')' || c == '"'; };
+    while (a < b && punct(t[a])) ++a;
+    while (b > a && (punct(t[b - 1]) || t[b - 1] == '.')) --b;
+    if (a < b) words.push_back(Word{a, b});
+    p = q;
+  }
+  const std::size_t n = words.size();
+  std::vector<bool> naming(n, false);
+  auto word = [&](std::size_t i) { return t.substr(words[i].start, words[i].end - words[i].start); };
+  auto has_digit = [](std::string_view w) {
+    for (char c : w)
+      if (is_digit(c)) return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view w = word(i);
+    const std::size_t o = words[i].start - 1;  // offset in text
+    const bool unit_next = i + 1 < n && lex_.in_class(word(i + 1), "UNIT");
+    if (has_digit(w)) {
+      // A count of units ("3 anos", "14.000 anos", "12º ano") is no name;
+      // a clock time ("17 horas") is, with its hour word.
+      if (unit_next && type != TimexType::Time) continue;
+      naming[i] = true;
+      out.names.number = true;
+      if (unit_next) naming[i + 1] = true;
+      continue;
+    }
+    // The second part of a compound word ("pós-natal") names nothing.
+    if (o >= 2 && text[o - 1] == '-' && is_word_char_at(text, o - 2)) continue;
+    // Capitals: anywhere in the word ("séc.XIX"), and not only because the
+    // word opens a sentence.
+    bool upper = false;
+    for (std::size_t k = o; k < o + (words[i].end - words[i].start) && !upper; ++k) upper = is_upper_at(text, k);
+    const bool name_capital = upper && !sentence_initial(text, o);
+    // The longest lexicon phrase opening here.
+    std::string phrase;
+    std::size_t longest = 0;
+    const std::vector<LexEntry>* found = nullptr;
+    for (std::size_t k = i; k < n && k - i < lex_.max_phrase_words(); ++k) {
+      if (k > i) phrase.push_back(' ');
+      phrase.append(word(k));
+      if (const auto* entries = lex_.lookup(phrase)) found = entries, longest = k - i + 1;
+    }
+    if (found) {
+      // Month names in either case (pt-BR and post-1990 pt-PT spell them in
+      // lower case); holidays with a capital; seasons and weekdays with one
+      // that is not only the sentence's.
+      bool month = false, cyclic = false;
+      for (const auto& en : *found) {
+        month |= en.cls == "MONTH";
+        cyclic |= (en.cls == "HOLIDAY" && upper) || ((en.cls == "SEASON" || en.cls == "WEEKDAY") && name_capital);
+      }
+      if (month || cyclic) {
+        for (std::size_t k = i; k < i + longest; ++k) naming[k] = true;
+        out.names.month |= month;
+        out.names.cyclic |= cyclic;
+      }
+      // Other words the lexicon knows are common words ("Dia", "Agora",
+      // "Em" in a title): their capital names nothing.
+      i += longest - 1;
+      continue;
+    }
+    // Capitalised words the lexicon does not know, inside a sentence: Roman
+    // numerals ("século XX", "séc.XIX"), names of periods.
+    if (name_capital) {
+      naming[i] = true;
+      const std::string_view orig = text.substr(o, words[i].end - words[i].start);
+      const std::size_t dot = orig.rfind('.');
+      if (roman_letters(dot == std::string_view::npos ? orig : orig.substr(dot + 1))) out.names.number = true;
+      else out.names.proper = true;
+    }
+  }
+  // The century or decade word before its number: "século XX", "anos 70".
+  if (decade_or_century)
+    for (std::size_t i = 0; i + 1 < n; ++i)
+      if (!naming[i] && naming[i + 1] && lex_.in_class(word(i), "UNIT")) naming[i] = true;
+  std::size_t first = n, last = n;
+  for (std::size_t i = 0; i < n; ++i)
+    if (naming[i]) {
+      if (first == n) first = i;
+      last = i;
+    }
+  if (first < n) {
+    out.start = words[first].start;
+    out.end = words[last].end;
+  }
+  return out;
 }
 
 bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t start, std::size_t end) const {
@@ -323,6 +470,31 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       e.harem_subtype = HaremSubtype::Hour;
     e.in_timeml = pat.in_timeml;
     e.in_harem = pat.in_harem;
+    {
+      // A decade or century value ("194", "19") takes its "anos"/"século" word into the name.
+      const bool period = !e.value.empty() && e.value.size() <= 3 &&
+                          std::all_of(e.value.begin(), e.value.end(), [](char c) { return is_digit(c); });
+      const NameExtent name = name_extent(text, t, start, end, e.type, period);
+      e.name_start = name.start > 0 ? name.start - 1 : e.start;
+      e.name_end = name.start > 0 ? name.end - 1 : e.start;
+      e.names = name.names;
+      if (r.interval) {
+        for (const ResolvedEndpoint& ep : r.endpoints) {
+          IntervalEndpoint x;
+          x.start = std::clamp(m.start + ep.start, start, end) - 1;
+          x.end = std::clamp(m.start + ep.end, start, end) - 1;
+          if (x.start >= x.end) continue;
+          x.text.assign(text.substr(x.start, x.end - x.start));
+          x.type = ep.type;
+          x.value = ep.value;
+          const NameExtent en = name_extent(text, t, x.start + 1, x.end + 1, ep.type, false);
+          x.name_start = en.start > 0 ? en.start - 1 : x.start;
+          x.name_end = en.start > 0 ? en.end - 1 : x.start;
+          e.endpoints.push_back(std::move(x));
+        }
+        if (e.endpoints.size() != 2) e.endpoints.clear();
+      }
+    }
     e.reference = r.reference;
     e.resolved = r.resolved;
     // The anchor follows the time under discussion; a look back ("há um ano",

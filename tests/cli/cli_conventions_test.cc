@@ -75,5 +75,43 @@ TEST(CliConventions, CrawlWithoutRequiredPeriodIsAUsageError) {
   EXPECT_NE(r.err.find("--from"), std::string::npos) << r.err;
 }
 
+// Every command that loads the tagger takes --home; an empty folder there must
+// be reported by name, which also proves the option is not ignored.
+TEST(CliConventions, EveryTaggerCommandTakesHomeAndNamesAMissingResourcesFolder) {
+  TempDir tmp;
+  const std::string home = (tmp.path() / "vazio").string();
+  std::filesystem::create_directories(home);
+  write_file(tmp.path() / "seeds.txt", "http://127.0.0.1:1/\n");
+  std::filesystem::create_directories(tmp.path() / "textos");
+  write_file(tmp.path() / "textos" / "a.txt", "Em 6 de junho de 1944 desembarcaram.\n");
+  write_file(tmp.path() / "a.txt", "Em 6 de junho de 1944 desembarcaram.\n");
+  const std::string a = (tmp.path() / "a.txt").string();
+  const std::vector<std::vector<std::string>> invocations = {
+      {"tag", "--home", home, a},
+      {"segment", "--home", home, a},
+      {"learn", "--home", home, "--corpus", a, "--out", (tmp.path() / "p.patterns").string()},
+      {"eval-tagger", "--home", home, "--gold", source_dir() + "/tests/data/eval"},
+      {"crawl", "--from", "1939", "--to", "1945", "--seeds", (tmp.path() / "seeds.txt").string(), "--db",
+       (tmp.path() / "c.db").string(), "--home", home},
+      {"crawl", "--from", "1939", "--to", "1945", "--seeds", (tmp.path() / "seeds.txt").string(), "--db",
+       (tmp.path() / "c2.db").string(), "--resources", home},
+      {"build", "--format", "text-dir", "--input", (tmp.path() / "textos").string(), "--db",
+       (tmp.path() / "b.db").string(), "--home", home},
+  };
+  for (const auto& args : invocations) {
+    ProcessResult r = run_cronista(args);
+    EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+    EXPECT_EQ(count_lines(r.err), 1) << args[0] << ": " << r.err;
+    EXPECT_NE(r.err.find(home + "/resources/pt"), std::string::npos) << args[0] << ": " << r.err;
+  }
+}
+
+TEST(CliConventions, SegmentWithTheSourceTreeAsHomeWorks) {
+  ProcessResult r = run_cronista({"segment", "--home", source_dir(), "-"},
+                                 "A 6 de junho de 1944 desembarcaram na Normandia.\n");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("1944-06-06"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace cronista::testing

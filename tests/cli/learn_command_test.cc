@@ -46,14 +46,42 @@ TEST(LearnCommand, ErrorsNameWhatIsWrong) {
   EXPECT_NE(missing.err.find("nada"), std::string::npos) << missing.err;
   EXPECT_EQ(cronista::testing::count_lines(missing.err), 1) << missing.err;
   cronista::testing::write_file(tmp / "mau.jsonl", "{\"text\": \"ok\"}\nnão é json\n");
-  const auto bad = run_cronista({"learn", "--quiet", "--corpus", (tmp / "mau.jsonl").string(), "--out",
+  cronista::testing::write_file(tmp / "so-mau.jsonl", "não é json\n{\"texto\": \"sem campo text\"}\n");
+  const auto bad = run_cronista({"learn", "--quiet", "--corpus", (tmp / "so-mau.jsonl").string(), "--out",
                                  (tmp / "o").string()});
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("mau.jsonl:2:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("so-mau.jsonl:1:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("no document"), std::string::npos) << bad.err;
   const auto res = run_cronista({"learn", "--corpus", (tmp / "mau.jsonl").string(), "--resources",
                                  (tmp / "sem-recursos").string(), "--out", (tmp / "o").string()});
   EXPECT_EQ(res.exit_code, 1);
   EXPECT_NE(res.err.find("sem-recursos"), std::string::npos) << res.err;
+}
+
+// A damaged record does not stop a long read: broken JSONL lines are skipped
+// and named, invalid UTF-8 is replaced, and both are reported even with --quiet.
+TEST(LearnCommand, SkipsBrokenJsonlLinesAndRepairsInvalidUtf8) {
+  const cronista::testing::TempDir tmp;
+  std::filesystem::create_directories(tmp / "corpus");
+  std::string lines;
+  for (int i = 0; i < 3; ++i) lines += "{\"text\": \"Durante três meses choveu.\"}\n";
+  lines += "isto não é json\n{\"id\": 7}\n";
+  for (int i = 0; i < 3; ++i) lines += "{\"text\": \"Todos os dias chovia.\"}\n";
+  cronista::testing::write_file(tmp / "corpus" / "a.jsonl", lines);
+  cronista::testing::write_file(tmp / "corpus" / "b.txt",
+                                "A 6 de junho de 1944 \xff\xfe desembarcaram. A 8 de maio de 1945 acabou.\n");
+  const auto out = tmp / "p.patterns";
+  const auto r = run_cronista({"learn", "--quiet", "--min-frequency", "2", "--corpus", (tmp / "corpus").string(),
+                               "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("skipped 2 malformed JSONL line(s), the first at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("a.jsonl:4: not a JSON object"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("replaced invalid UTF-8 in 1 document(s)"), std::string::npos) << r.err;
+  const std::string file = cronista::testing::read_file(out);
+  // The lines after the broken ones were learned from.
+  EXPECT_NE(file.find("regex todos os dias\n"), std::string::npos) << file;
+  EXPECT_NE(file.find("regex tag_DAYNUM de tag_MONTH de tag_YEAR\n"), std::string::npos) << file;
+  EXPECT_EQ(file.find('\xff'), std::string::npos);
 }
 
 }  // namespace

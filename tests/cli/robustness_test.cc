@@ -85,6 +85,44 @@ TEST(CliRobustness, ACorruptDatabaseIsNamedByBuildReportAndCrawl) {
                         1, db);
 }
 
+// A crawl database and a collection database are different things: neither
+// command writes into the other's, and the refused database is left as it was.
+TEST(CliRobustness, CrawlAndBuildRefuseEachOthersDatabase) {
+  TempDir tmp;
+  write_file(tmp / "seeds.txt", "http://127.0.0.1:1/\n");
+  std::filesystem::create_directories(tmp / "textos");
+  write_file(tmp / "textos" / "a.txt", "Em setembro de 1939 começou a guerra.\n");
+  const std::string crawl_db = (tmp / "crawl.db").string(), build_db = (tmp / "build.db").string();
+  const auto crawl = [&](const std::string& db, bool resume = false) {
+    std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--seeds",
+                                     (tmp / "seeds.txt").string(), "--retries", "0", "--quiet", "--db", db};
+    if (resume) args.push_back("--resume");
+    return run_cronista(args);
+  };
+  const auto build = [&](const std::string& db) {
+    return run_cronista({"build", "--format", "text-dir", "--input", (tmp / "textos").string(), "--quiet", "--db", db});
+  };
+  ASSERT_EQ(crawl(crawl_db).exit_code, 0);
+  ASSERT_EQ(build(build_db).exit_code, 0);
+  const std::string crawl_before = read_file(crawl_db), build_before = read_file(build_db);
+
+  ProcessResult b = build(crawl_db);
+  EXPECT_EQ(b.exit_code, 1) << b.err;
+  EXPECT_EQ(count_lines(b.err), 1) << b.err;
+  EXPECT_NE(b.err.find(crawl_db), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("crawl"), std::string::npos) << b.err;
+  ProcessResult c = crawl(build_db);
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  EXPECT_EQ(count_lines(c.err), 1) << c.err;
+  EXPECT_NE(c.err.find(build_db), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("collection"), std::string::npos) << c.err;
+  EXPECT_EQ(read_file(crawl_db), crawl_before);
+  EXPECT_EQ(read_file(build_db), build_before);
+  // Each still takes its own database again.
+  EXPECT_EQ(crawl(crawl_db, /*resume=*/true).exit_code, 0);
+  EXPECT_EQ(build(build_db).exit_code, 0);
+}
+
 TEST(CliRobustness, HostileSeedsAreRefusedNamingTheSeed) {
   TempDir tmp;
   const std::string db = (tmp / "c.db").string();

@@ -23,20 +23,6 @@ namespace {
 using cronista::testing::TempDir;
 using cronista::testing::write_file;
 
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = 0;
-  ::inet_pton(AF_INET, "127.0.0.2", &a.sin_addr);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  const int port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 // cpp-httplib sets SO_REUSEPORT by default: a second server (a stale one
 // from an earlier run, serving another web) used to bind the same port and
 // take half the crawl's requests, with no error.
@@ -46,7 +32,7 @@ TEST(SampleWebRobustness, ASecondServerOnATakenPortIsRefused) {
   o.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
   o.out_dir = dir.path().string();
   o.pages = 50;
-  o.port = free_port();
+  o.port = cronista::testing::free_loopback_port();
   auto generated = generate_sample_web(o);
   ASSERT_TRUE(generated.ok()) << generated.status().message();
   SampleWebServerOptions so;

@@ -46,19 +46,6 @@ namespace fs = std::filesystem;
 using cronista::testing::run_cronista;
 using cronista::testing::TempDir;
 
-int free_loopback_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  ::inet_pton(AF_INET, "127.0.0.2", &a.sin_addr);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  const int port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 double precision_at(const RunCurve& r, std::size_t n) {
   const std::size_t m = std::min(n, r.pages());
   return m == 0 ? 0.0 : static_cast<double>(r.relevant_at[m - 1]) / static_cast<double>(m);
@@ -66,7 +53,7 @@ double precision_at(const RunCurve& r, std::size_t n) {
 
 TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pages) {
   TempDir dir;
-  const int port = free_loopback_port();
+  const int port = cronista::testing::free_loopback_port();
   SampleWebOptions web;
   web.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
   web.out_dir = (dir / "web").string();

@@ -24,26 +24,10 @@ namespace fs = std::filesystem;
 using cronista::testing::read_file;
 using cronista::testing::TempDir;
 
-// A port the kernel just handed out on 127.0.0.2 (free on the other
-// loopback addresses too, in practice).
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = 0;
-  ::inet_pton(AF_INET, "127.0.0.2", &a.sin_addr);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  const int port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 class SampleWebServerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    port_ = free_port();
+    port_ = cronista::testing::free_loopback_port();
     SampleWebOptions o;
     o.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
     o.out_dir = dir_.path().string();
@@ -164,7 +148,7 @@ TEST_F(SampleWebServerTest, TheCalendarNeverEnds) {
 
 TEST(SampleWebServeCommand, WritesReadyFileServesAndStopsOnSigterm) {
   TempDir dir;
-  const int port = free_port();
+  const int port = cronista::testing::free_loopback_port();
   auto gen = cronista::testing::run_cronista(
       {"sample-web", "generate", "--out", (dir / "web").string(), "--pages", "100", "--port", std::to_string(port)});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;

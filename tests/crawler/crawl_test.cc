@@ -12,6 +12,7 @@
 #include "crawler/crawl_stats.h"
 #include "crawler/crawl_support.h"
 #include "crawler/warc.h"
+#include "crawler/warcio_check.h"
 
 namespace cronista::crawler {
 namespace {
@@ -399,6 +400,10 @@ TEST(Crawl, WritesAWarcThatReadsBack) {
   EXPECT_EQ(requests, 2);
   ASSERT_EQ(bodies.size(), 2u);
   EXPECT_EQ(bodies[site.url("/b")], html("<p>Coração de 1944</p>"));
+  const auto check = testing::run_warcio_check(o.warc, tmp);
+  if (!check.missing.empty()) GTEST_SKIP() << check.missing;
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_NE(check.output.find("\"response\":2"), std::string::npos) << check.output;
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <thread>
 
 #include "crawler/crawl_support.h"
+#include "crawler/warc.h"
+#include "crawler/warcio_check.h"
 
 namespace cronista::crawler {
 namespace {
@@ -98,6 +100,45 @@ TEST(CrawlCommand, ResumesAfterKillMinus9WithNothingLostOrRepeated) {
   expect_complete_crawl(tmp, site, 4);
   EXPECT_EQ(rows((tmp / "c.db").string(), "SELECT end_reason FROM runs ORDER BY id"),
             (std::vector<std::string>{"NULL", "frontier-empty"}));
+}
+
+// The WARC of a crawl killed with -9 and resumed holds a response for every
+// page of the history, reads without error, and passes an outside parser.
+TEST(CrawlCommand, AWarcKilledAndResumedIsWholeAndHoldsEveryPage) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  auto args = crawl_args(tmp, site);
+  const std::string warc = (tmp / "c.warc.gz").string();
+  args.insert(args.begin() + 1, {"--warc", warc});
+  Child first = spawn_cronista(args, (tmp / "err1").string());
+  wait_for_lines(tmp / "order.txt", 40);
+  ::kill(first.pid, SIGKILL);
+  EXPECT_EQ(first.wait(), 128 + SIGKILL);
+  args.push_back("--resume");
+  auto r = testing::run_cronista(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_complete_crawl(tmp, site, 4);
+
+  auto reader = WarcReader::open(warc);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  std::vector<std::string> errors;
+  (*reader)->on_error = [&](const std::string& m) { errors.push_back(m); };
+  std::set<std::string> responses;
+  int warcinfo = 0;
+  WarcRecord rec;
+  while ((*reader)->next(&rec)) {
+    warcinfo += rec.type == "warcinfo";
+    if (rec.type == "response") responses.insert(rec.header("WARC-Target-URI"));
+  }
+  EXPECT_TRUE(errors.empty()) << errors[0];
+  EXPECT_EQ(warcinfo, 1);
+  for (const auto& url : rows((tmp / "c.db").string(), "SELECT url FROM history"))
+    EXPECT_TRUE(responses.count(url)) << url << " has no response record";
+  const auto check = testing::run_warcio_check(warc, tmp);
+  if (!check.missing.empty()) GTEST_SKIP() << check.missing;
+  EXPECT_EQ(check.exit_code, 0) << check.output;
 }
 
 TEST(CrawlCommand, StopsCleanlyOnSigtermAndResumes) {
