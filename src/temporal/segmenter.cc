@@ -6,9 +6,11 @@
 // start in it; walk the units once, starting a segment whenever the unit's
 // boilerplate status changes, it opens a boilerplate block, or it brings a
 // moment far from all of the current segment's (farther than max_gap_days
-// inside a block, not overlapping across a block boundary). A segment's moments are compared pairwise with the
-// unit's; both lists are short (a few dates per sentence or paragraph), so
-// the cost stays proportional to the number of expressions in practice.
+// inside a block; across a block boundary, by max_block_gap_days: by
+// default any dated unit opening a block starts a segment). A segment's
+// moments are compared pairwise with the unit's; both lists are short (a
+// few dates per sentence or paragraph), so the cost stays proportional to
+// the number of expressions in practice.
 #include "temporal/segmenter.h"
 
 #include <algorithm>
@@ -142,7 +144,9 @@ std::vector<Segment> segment(const TextDocument& doc, const std::vector<Temporal
                           (new_block && units[k].boilerplate);
     if (!starts_segment && !unit_moments.empty() && !segment_moments.empty()) {
       const int gap = new_block ? options.max_block_gap_days : options.max_gap_days;
+      if (gap < 0) starts_segment = true;
       for (const DayRange& m : unit_moments) {
+        if (starts_segment) break;
         const bool near = std::any_of(segment_moments.begin(), segment_moments.end(),
                                       [&](const DayRange& s) { return close(m, s, gap); });
         if (!near) {

@@ -39,10 +39,13 @@ std::vector<Segment> segment(const TextDocument& doc, const std::vector<Temporal
 //     Inside a block g is max_gap_days: 1944 and 6 June 1944 are close
 //     (overlap); 5 and 9 June 1944 are close; June and July 1944, or 1944
 //     and 1945, are not. Across a block boundary (the unit opens a new
-//     paragraph) g is max_block_gap_days, by default 0: only overlapping
-//     moments continue a segment there, so a paragraph about 30 December
-//     2000 and the next one about 2 January 2001 are two segments, and one
-//     out-of-period date does not sink a neighbouring paragraph's scope.
+//     paragraph) g is max_block_gap_days, by default -1: a dated paragraph
+//     never continues a dated segment (0 would let overlapping moments
+//     continue it). So a paragraph about 30 December 2000 and the next one
+//     about 2 January 2001 are two segments, and one out-of-period date (or
+//     an interval running past the period's end) does not sink a
+//     neighbouring paragraph's scope; as in the original tool, dated
+//     paragraphs are segments of their own, cut further into sentences.
 //   - A unit continues the current segment unless (a) its boilerplate flag
 //     differs from the segment's, (b) it opens a boilerplate block (page
 //     furniture never inherits the dates of the block before it: an
@@ -65,7 +68,7 @@ class SentenceSplitter;
 struct SegmenterOptions {
   SegmentGranularity granularity = SegmentGranularity::Sentence;
   int max_gap_days = 7;        // between moments of units of one block
-  int max_block_gap_days = 0;  // across a block boundary (0: overlap only)
+  int max_block_gap_days = -1;  // across a block boundary (-1: never, 0: overlap only)
   // nullptr: default_sentence_splitter() (resources/pt/abbreviations.txt).
   const SentenceSplitter* splitter = nullptr;
 };

@@ -250,13 +250,20 @@ TEST(Segmenter, NearbyDatesInTwoParagraphsAreTwoSegments) {
                      expr(one, "1 de janeiro de 2001", {Chronon::of_day(2001, 1, 1)})})
                 .size(),
             1u);
-  // Overlapping moments still continue a segment across paragraphs.
-  const std::string year = "Em 2001 o mundo mudou.\n\nA 11 de setembro de 2001 caíram as torres.";
+  // Even overlapping moments part at a paragraph break (an interval into
+  // 2002 does not sink the paragraph about 11 September 2001); with a
+  // block gap of 0 they would continue the segment.
+  const std::string year =
+      "A 11 de setembro de 2001 caíram as torres.\n\nEntre maio de 2001 e fevereiro de 2002 houve cortes de energia.";
   const TextDocument dy = plain_text_document(year);
-  EXPECT_EQ(run(dy, {expr(year, "2001", {Chronon::of_year(2001)}),
-                     expr(year, "11 de setembro de 2001", {Chronon::of_day(2001, 9, 11)})})
-                .size(),
-            1u);
+  const std::vector<TemporalExpression> ye = {
+      expr(year, "11 de setembro de 2001", {Chronon::of_day(2001, 9, 11)}),
+      expr(year, "maio de 2001 e fevereiro de 2002", {Chronon::of_month(2001, 5), Chronon::of_month(2002, 2)})};
+  EXPECT_EQ(run(dy, ye).size(), 2u);
+  SegmenterOptions overlap;
+  overlap.splitter = &splitter();
+  overlap.max_block_gap_days = 0;
+  EXPECT_EQ(segment(dy, ye, overlap).size(), 1u);
 }
 
 TEST(Segmenter, AnUndatedMenuDoesNotInheritTheDateOfTheHeaderBeforeIt) {
