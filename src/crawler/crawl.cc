@@ -33,6 +33,7 @@
 #include "crawler/link_filters.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
+#include "crawler/title_words.h"
 #include "crawler/url.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
@@ -102,10 +103,158 @@ std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + 
 // ---- analysis on worker threads ----
 
 // A link to follow (in scope, or any link in general mode), resolved on the
-// worker so the event loop does not parse it again.
+// worker so the event loop does not parse it again. In temporal mode a link
+// of an in-scope boilerplate segment (a dated sidebar, a header) is followed
+// with the lowest weight: it is queued without counting as a backlink, so it
+// waits behind every link of in-scope main text.
 struct FoundLink {
   CanonicalUrl url;
+  bool counts = true;         // counts as a backlink of its target
+  std::uint8_t penalty = 0;   // link context score (link_penalty)
+  std::string anchor;         // temporal mode: for the topic penalty
 };
+
+// The topic penalty of a link (temporal mode, with link penalties): from 0
+// when every known word of its anchor led to relevant pages so far, to
+// kTopicPenalty when none did; kTopicPenalty / 2 when the anchor has no
+// word seen often enough (TitleWords).
+constexpr int kTopicPenalty = 40;
+
+int topic_penalty(const TitleWords& words, std::string_view anchor) {
+  const std::optional<double> e = words.estimate(anchor);
+  if (!e) return kTopicPenalty / 2;
+  return static_cast<int>(std::lround(kTopicPenalty * (1.0 - *e)));
+}
+
+// How far inside the period a segment (or an anchor) speaks, in days: the
+// mean, over its expressions (`which`) with a placeable moment, of the distance from the moment's
+// middle to the nearer end of the period (0 at or beyond an end).
+double margin_days(const std::vector<std::size_t>& which, const std::vector<temporal::TemporalExpression>& expressions,
+                   const temporal::DayRange& period) {
+  double sum = 0;
+  int n = 0;
+  for (std::size_t i : which) {
+    if (i >= expressions.size()) continue;
+    std::optional<temporal::DayRange> hull;
+    for (const temporal::Chronon& c : expressions[i].chronons) {
+      const auto r = c.days();
+      if (!r) continue;
+      if (!hull) hull = r;
+      hull->first = std::min(hull->first, r->first);
+      hull->last = std::max(hull->last, r->last);
+    }
+    if (!hull) continue;
+    const double mid = (static_cast<double>(hull->first) + hull->last) / 2;
+    sum += std::max(0.0, std::min(mid - period.first, period.last - mid));
+    ++n;
+  }
+  return n == 0 ? 0.0 : sum / n;
+}
+
+// The temporal crawl's link score. Pages link mostly to pages about times
+// near the linking text, so a link in a segment about the middle of the
+// period more likely leads into it than one in a segment about its first
+// or last weeks: the penalty falls linearly from max_penalty (a segment at
+// an end of the period) to 0 (a segment a year or more inside it).
+std::uint8_t link_penalty(double margin, int max_penalty) {
+  constexpr double kReachDays = 365;
+  const double p = max_penalty * std::max(0.0, 1.0 - margin / kReachDays);
+  return static_cast<std::uint8_t>(std::clamp(std::lround(p), 0L, 255L));
+}
+
+// A link in a paragraph with no date of its own is in scope only through
+// the dated paragraph before it (segmenter.h): weaker evidence, so it waits
+// behind every link of a dated paragraph with as many backlinks (a penalty
+// of 50 takes one backlink's priority, 50, to the level of none, 100).
+constexpr std::uint8_t kUndatedBlockPenalty = 50;
+
+// What the dates written in a link's own anchor text say ("1942", "a
+// batalha de 6 de junho de 1944"): nothing (no placeable date), or whether
+// they all lie in the period. A dated anchor names the target's time more
+// directly than the paragraph around it, so it decides: a link to "1950" in
+// a paragraph about 1944 is not followed, a link to "1942" in a list of
+// years from 1938 to 1946 is.
+enum class AnchorDates { None, In, Out };
+
+struct AnchorVerdict {
+  AnchorDates dates = AnchorDates::None;
+  std::vector<std::size_t> expressions;  // those inside the anchor
+};
+
+std::vector<AnchorVerdict> anchor_verdicts(const temporal::TextDocument& doc,
+                                           const std::vector<temporal::TemporalExpression>& expressions,
+                                           const temporal::Period& period) {
+  std::vector<std::pair<std::size_t, std::size_t>> by_start;  // (start, index)
+  by_start.reserve(expressions.size());
+  for (std::size_t i = 0; i < expressions.size(); ++i) by_start.emplace_back(expressions[i].start, i);
+  std::sort(by_start.begin(), by_start.end());
+  std::vector<AnchorVerdict> out(doc.links.size());
+  for (std::size_t l = 0; l < doc.links.size(); ++l) {
+    const temporal::Link& link = doc.links[l];
+    bool placeable = false, all_in = true;
+    auto it = std::lower_bound(by_start.begin(), by_start.end(), std::make_pair(link.start, std::size_t{0}));
+    for (; it != by_start.end() && it->first < link.end; ++it) {
+      const temporal::TemporalExpression& e = expressions[it->second];
+      if (e.end > link.end) continue;
+      bool used = false;
+      for (const temporal::Chronon& c : e.chronons) {
+        if (!c.days()) continue;
+        placeable = used = true;
+        all_in = all_in && temporal::chronon_in_period(c, period);
+      }
+      if (used) out[l].expressions.push_back(it->second);
+    }
+    if (placeable) out[l].dates = all_in ? AnchorDates::In : AnchorDates::Out;
+  }
+  return out;
+}
+
+// The month a URL's path dates its page to (/YYYY/MM/ or /YYYY/MM/DD/, as
+// news sites and archives publish by date), or nullopt.
+std::optional<temporal::DayRange> url_month(std::string_view path) {
+  auto digit = [&](std::size_t i) { return i < path.size() && path[i] >= '0' && path[i] <= '9'; };
+  for (std::size_t i = 0; i + 8 <= path.size(); ++i) {
+    if (path[i] != '/' || !digit(i + 1) || !digit(i + 2) || !digit(i + 3) || !digit(i + 4) || path[i + 5] != '/' ||
+        !digit(i + 6) || !digit(i + 7) || (i + 8 < path.size() && path[i + 8] != '/'))
+      continue;
+    const int year = std::stoi(std::string(path.substr(i + 1, 4)));
+    const int month = std::stoi(std::string(path.substr(i + 6, 2)));
+    if (year < 1900 || year > 2199 || month < 1 || month > 12) continue;
+    return temporal::DayRange{temporal::Date{year, month, 1}.day_number(),
+                              temporal::Date{year, month, temporal::days_in_month(year, month)}.day_number()};
+  }
+  return std::nullopt;
+}
+
+// A page published before the period begins speaks of it at most as a
+// future (a plan, a forecast), so a link to a URL dated before the period
+// waits behind the links of dated paragraphs with as many backlinks.
+constexpr int kPublishedBeforePenalty = 50;
+
+// For each link of the document, whether the block holding it has an
+// expression with a placeable date.
+std::vector<bool> links_in_dated_blocks(const temporal::TextDocument& doc,
+                                        const std::vector<temporal::TemporalExpression>& expressions) {
+  std::vector<std::size_t> starts;
+  starts.reserve(doc.blocks.size());
+  for (const temporal::Block& b : doc.blocks) starts.push_back(b.start);
+  auto block_of = [&](std::size_t at) -> std::optional<std::size_t> {
+    const auto it = std::upper_bound(starts.begin(), starts.end(), at);
+    if (it == starts.begin()) return std::nullopt;
+    const std::size_t b = static_cast<std::size_t>(it - starts.begin()) - 1;
+    return at < doc.blocks[b].end ? std::optional<std::size_t>(b) : std::nullopt;
+  };
+  std::vector<bool> dated(doc.blocks.size(), false);
+  for (const temporal::TemporalExpression& e : expressions) {
+    if (std::none_of(e.chronons.begin(), e.chronons.end(), [](const temporal::Chronon& c) { return c.days(); }))
+      continue;
+    if (auto b = block_of(e.start)) dated[*b] = true;
+  }
+  std::vector<bool> out(doc.links.size(), false);
+  for (std::size_t l = 0; l < doc.links.size(); ++l)
+    if (auto b = block_of(doc.links[l].start)) out[l] = dated[*b];
+  return out;
+}
 
 struct AnalysisTask {
   FrontierEntry entry;
@@ -217,6 +366,17 @@ class AnalysisPool {
     }
     p.segments = static_cast<std::int64_t>(p.segments_found.size());
     p.relevant = relevant;
+    std::vector<std::uint8_t> penalties(p.segments_found.size(), 0);
+    std::vector<bool> dated_block(p.doc.links.size(), true);
+    if (options_.temporal_mode && options_.max_link_penalty > 0) dated_block = links_in_dated_blocks(p.doc, p.expressions);
+    if (options_.temporal_mode)
+      for (std::size_t i = 0; i < p.segments_found.size(); ++i)
+        if (p.segment_in_scope[i])
+          penalties[i] = link_penalty(margin_days(p.segments_found[i].expressions, p.expressions,
+                                                  options_.period.days()),
+                                      options_.max_link_penalty);
+    std::vector<AnchorVerdict> anchors(p.doc.links.size());
+    if (options_.temporal_mode) anchors = anchor_verdicts(p.doc, p.expressions, options_.period);
 
     auto page_url = CanonicalUrl::parse(p.url);
     std::optional<CanonicalUrl> base;
@@ -236,9 +396,28 @@ class AnalysisPool {
       info.anchor = link.anchor;
       info.position = link.start;
       info.segment = segment_of[j];
-      info.in_scope = segment_of[j] ? std::optional<bool>(p.segment_in_scope[*segment_of[j]]) : std::optional<bool>(false);
+      const bool segment_in = segment_of[j] && p.segment_in_scope[*segment_of[j]];
+      const AnchorDates anchor = anchors[j].dates;
+      info.in_scope = anchor == AnchorDates::None ? segment_in : anchor == AnchorDates::In;
       const bool kept = !options_.temporal_mode || *info.in_scope;
-      if (kept) r.links.push_back({*target});
+      const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
+      if (kept) {
+        FoundLink found{*target, !options_.temporal_mode || !furniture, 0, {}};
+        if (options_.temporal_mode && options_.max_link_penalty > 0) found.anchor = link.anchor;
+        if (options_.temporal_mode) {
+          const int penalty =
+              anchor == AnchorDates::In
+                  ? link_penalty(margin_days(anchors[j].expressions, p.expressions, options_.period.days()),
+                                 options_.max_link_penalty)
+                  : penalties[*segment_of[j]] + (dated_block[j] ? 0 : kUndatedBlockPenalty);
+          const auto published = url_month(target->path());
+          const int before = published && published->last < options_.period.days().first && options_.max_link_penalty > 0
+                                 ? kPublishedBeforePenalty
+                                 : 0;
+          found.penalty = static_cast<std::uint8_t>(std::min(penalty + before, 255));
+        }
+        r.links.push_back(std::move(found));
+      }
       p.link_rows.push_back(std::move(info));
     }
     p.links = static_cast<std::int64_t>(p.link_rows.size());
@@ -317,6 +496,7 @@ class Crawl {
   RobotsPolicy robots_policy_;
   HostScope scope_;
   CalendarTrapDetector calendar_;
+  TitleWords title_words_;
   std::map<std::string, std::int64_t> skipped_;
 
   struct InFlight {
@@ -390,12 +570,18 @@ Status Crawl::setup() {
   robots_options.user_agent_token = ua_token_;
   robots_policy_ = RobotsPolicy(robots_options);
 
+  // Only a temporal crawl looks for dated archives of the period; the
+  // general baseline keeps the plain flood bound.
+  CalendarTrapDetector::Limits calendar_limits;
+  if (!o_.temporal_mode) calendar_limits.urls_per_in_scope_page = 0;
+  calendar_ = CalendarTrapDetector(calendar_limits);
   scope_.set_same_host(o_.same_host);
   for (const std::string& h : o_.allow_hosts)
     if (Status s = scope_.allow_host(h); !s.ok()) return s;
 
   FrontierOptions fo;
   fo.max_depth = o_.max_depth;
+  fo.priority_slack = o_.temporal_mode ? o_.priority_slack : -1;
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
 
   FetcherOptions fetch;
@@ -433,7 +619,7 @@ Status Crawl::setup() {
         bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
         return;
       }
-      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth);
+      frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth, u.penalty);
     }, [&](const HostRow& h) {
       hosts_.intern(h.authority, h.origin);
       ++host_count;
@@ -627,14 +813,17 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   std::int64_t kept = 0;
   for (const FoundLink& link : r.links) {
     if (!admit(link.url)) continue;
-    const bool first = counted.insert(link.url.str()).second;
+    const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
+    int penalty = link.penalty;
+    if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
     frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
-                   job_id, &job.ops);
+                   job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255)));
     ++kept;
   }
   p.links_kept = kept;
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
+  if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
   ++pages_;
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;

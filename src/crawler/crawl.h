@@ -5,8 +5,18 @@
 // backlinks → repeat until the page budget is spent or the frontier is empty.
 //
 // A URL's backlinks are the distinct downloaded pages whose kept links point
-// at it (in-scope links in temporal mode, every link in general mode): the
-// priority ranks what the crawl would follow, among what it follows. A page
+// at it (in-scope links of main text in temporal mode, every link in general
+// mode): the priority ranks what the crawl would follow, among what it
+// follows. In temporal mode the links of in-scope page furniture (a dated
+// header or footer line) are followed with the lowest priority, without
+// counting as backlinks; a link whose anchor text holds dates is kept when
+// they all lie in the period and dropped otherwise, whatever its segment;
+// a kept link's priority adds a penalty (crawl.cc: link_penalty and the
+// constants beside it) for a segment near an end of the period, a
+// paragraph without a date of its own, a URL dated before the period and
+// anchor words that so far named pages out of the period (TitleWords);
+// and the frontier serves the globally best links first instead of keeping
+// every host busy (FrontierOptions::priority_slack). A page
 // is a download when its fetch ended with an HTTP response that is not a
 // redirect; downloads are numbered in the order their analysis completes
 // (history, --order-out).
@@ -43,6 +53,17 @@ struct CrawlOptions {
   int host_connections = 1;
   int connections = 32;
   double threshold = 0.99;
+  // Temporal mode, FrontierOptions::priority_slack: how much worse than the
+  // best link of a host that will soon be ready a link may be and still be
+  // fetched now (-1: keep every host busy). Backlink priorities are 100 (no
+  // counted backlink: seeds, links of dated page furniture), 50, 33, 25…;
+  // 0 serves the best tier only. The general crawl, the breadth-first-like
+  // baseline of method.md §4, always keeps every host busy.
+  int priority_slack = 0;
+  // Temporal mode: the link penalty added to the priority of a link in a
+  // segment at an end of the period, falling to 0 for a segment a year or
+  // more inside it (crawl.cc, link_penalty). 0: backlinks alone.
+  int max_link_penalty = 40;
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
   std::string ca_file;  // HTTPS trust anchors instead of the system's (FetcherOptions)

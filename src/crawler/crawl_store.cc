@@ -1,6 +1,7 @@
 // Crawl tables and the single writer thread; see crawl_store.h.
 #include "crawler/crawl_store.h"
 
+#include <algorithm>
 #include <ctime>
 #include <iostream>
 #include <unordered_map>
@@ -273,14 +274,23 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   }
   std::unordered_map<std::uint64_t, std::uint32_t> backlinks;
   {
-    auto st = db_.prepare(std::string("SELECT target, COUNT(DISTINCT doc_id) FROM links ") +
-                          (kept_only ? "WHERE in_scope = 1 " : "") + "GROUP BY target");
+    // Temporal mode counts the in-scope links of main text only (links of
+    // dated page furniture are followed without counting, crawl.h).
+    auto st = db_.prepare(std::string("SELECT l.target, COUNT(DISTINCT l.doc_id) FROM links l ") +
+                          (kept_only ? "LEFT JOIN segments s ON s.id = l.segment_id "
+                                       "WHERE l.in_scope = 1 AND COALESCE(s.boilerplate, 0) = 0 "
+                                     : "") +
+                          "GROUP BY l.target");
     if (!st.ok()) return st.status();
     while (st->step()) backlinks.emplace(url_key(st->column_text(0)), static_cast<std::uint32_t>(st->column_int(1)));
     if (!st->status().ok()) return st->status();
   }
   {
-    auto st = db_.prepare("SELECT url, host_id, seq, depth, state FROM urls");
+    // A queued URL's link penalty is what its frontier priority holds
+    // beyond the backlink priority it was written with.
+    auto st = db_.prepare(
+        "SELECT u.url, u.host_id, u.seq, u.depth, u.state, f.priority, u.backlinks FROM urls u "
+        "LEFT JOIN frontier f ON f.url_id = u.id");
     if (!st.ok()) return st.status();
     while (st->step()) {
       ResumeState::Url u;
@@ -289,6 +299,11 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
       u.seq = static_cast<std::uint32_t>(st->column_int(2));
       u.depth = static_cast<std::uint16_t>(st->column_int(3));
       u.state = state_from(st->column_text(4));
+      if (!st->column_is_null(5)) {
+        const std::int64_t extra = st->column_int(5) -
+                                   priority_for_backlinks(static_cast<std::uint32_t>(st->column_int(6)));
+        u.penalty = static_cast<std::uint8_t>(std::clamp<std::int64_t>(extra, 0, 255));
+      }
       if (auto it = backlinks.find(u.key); it != backlinks.end()) u.backlinks = it->second;
       on_url(u);
     }
@@ -447,7 +462,7 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
         if (sqlite3_changes(db_.handle()) == 0) break;
         const std::int64_t id = db_.last_insert_id();
         s.insert_frontier.bind(1, id).bind(2, static_cast<std::int64_t>(op.host))
-            .bind(3, static_cast<std::int64_t>(priority_for_backlinks(op.backlinks)))
+            .bind(3, static_cast<std::int64_t>(op.priority()))
             .bind(4, static_cast<std::int64_t>(op.seq));
         if (Status r = s.insert_frontier.run(); !r.ok()) return r;
         break;
@@ -457,7 +472,7 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
         if (id == 0) break;
         if (Status r = s.update_backlinks.bind(1, static_cast<std::int64_t>(op.backlinks)).bind(2, id).run(); !r.ok())
           return r;
-        if (Status r = s.update_priority.bind(1, static_cast<std::int64_t>(priority_for_backlinks(op.backlinks)))
+        if (Status r = s.update_priority.bind(1, static_cast<std::int64_t>(op.priority()))
                            .bind(2, id).run();
             !r.ok())
           return r;

@@ -112,6 +112,7 @@ struct ResumeState {
     std::uint64_t key = 0;  // url_key() of the canonical URL
     std::uint32_t host = 0, seq = 0, backlinks = 0;
     std::uint16_t depth = 0;
+    std::uint8_t penalty = 0;  // link penalty (FrontierEntry::penalty)
     UrlState state = UrlState::Queued;
   };
   std::int64_t pages = 0, relevant = 0;

@@ -85,6 +85,28 @@ void Frontier::place(std::uint32_t host, FrontierEntry e) {
   } else {
     demote(host, std::move(e));
   }
+  note_best(host);
+}
+
+void Frontier::note_best(std::uint32_t host) {
+  HostWork& w = work_[host];
+  const std::optional<Key> best = w.window.empty() ? std::nullopt : std::optional<Key>(w.window.begin()->first);
+  if (best == w.listed_best) return;
+  if (w.listed_best) best_.erase({*w.listed_best, host});
+  if (best) best_.insert({*best, host});
+  w.listed_best = best;
+}
+
+std::optional<int> Frontier::best_soon(Clock::time_point now) const {
+  for (const auto& [key, host] : best_) {
+    const HostWork& w = work_[host];
+    const HostState& h = hosts_[host];
+    const bool soon = w.where == Where::Ready || (w.where == Where::Waiting && w.wait_until <= now + options_.lookahead) ||
+                      (w.where == Where::Parked && h.robots == RobotsState::Ready && h.in_flight > 0 &&
+                       h.last_dispatch + options_.lookahead >= now);
+    if (soon) return key.first;
+  }
+  return std::nullopt;
 }
 
 void Frontier::demote(std::uint32_t host, FrontierEntry e) {
@@ -119,7 +141,8 @@ void Frontier::touch(std::uint32_t host) {
 }
 
 Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
-                              bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops) {
+                              bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops,
+                              std::uint8_t penalty) {
   const std::uint64_t key = url_key(url);
   SeenSet::Slot* slot = seen_.find(key);
   if (slot == nullptr) {
@@ -132,6 +155,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     slot->host = host;
     slot->seq = next_seq_++;
     slot->depth = depth;
+    slot->penalty = penalty;
     ++hosts_[host].urls;
     FrontierEntry e;
     e.url = std::string(url);
@@ -141,6 +165,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     e.backlinks = slot->backlinks;
     e.depth = depth;
     e.redirects = redirects;
+    e.penalty = penalty;
     e.job = job;
     FrontierOp op;
     op.kind = FrontierOp::Insert;
@@ -150,16 +175,19 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     op.backlinks = e.backlinks;
     op.depth = depth;
     op.redirects = redirects;
+    op.penalty = penalty;
     ops->push_back(std::move(op));
     place(host, std::move(e));
     ++queued_;
     touch(host);
     return Added::Queued;
   }
-  if (!count_backlink) return Added::Known;
-  const int old_priority = priority_for_backlinks(slot->backlinks);
-  if (slot->backlinks < std::numeric_limits<std::uint32_t>::max()) ++slot->backlinks;
-  const int new_priority = priority_for_backlinks(slot->backlinks);
+  if (!count_backlink && penalty >= slot->penalty) return Added::Known;
+  const int old_priority = priority_for(slot->backlinks, slot->penalty);
+  if (count_backlink && slot->backlinks < std::numeric_limits<std::uint32_t>::max()) ++slot->backlinks;
+  if (slot->state == UrlState::Queued || slot->state == UrlState::Pending || slot->state == UrlState::Spilled)
+    slot->penalty = std::min(slot->penalty, penalty);
+  const int new_priority = priority_for(slot->backlinks, slot->penalty);
   if (new_priority == old_priority) return Added::Known;
   if (slot->state != UrlState::Queued && slot->state != UrlState::Pending && slot->state != UrlState::Spilled)
     return Added::Known;
@@ -168,6 +196,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
   op.kind = FrontierOp::Reprioritize;
   op.url = std::string(url);
   op.backlinks = slot->backlinks;
+  op.penalty = slot->penalty;
   ops->push_back(std::move(op));
 
   const std::uint32_t h = slot->host;
@@ -179,7 +208,9 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     auto node = from.extract(old_key);
     if (!node.empty()) {
       if (slot->state == UrlState::Queued) --window_entries_; else --pending_entries_;
+      note_best(h);
       node.mapped().backlinks = slot->backlinks;
+      node.mapped().penalty = slot->penalty;
       place(h, std::move(node.mapped()));
     }
   } else if (w.window.size() < window_limit() || (!w.window.empty() && new_key < w.window.rbegin()->first)) {
@@ -190,6 +221,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     e.host = h;
     e.seq = slot->seq;
     e.backlinks = slot->backlinks;
+    e.penalty = slot->penalty;
     e.depth = slot->depth;
     --w.spilled;
     place(h, std::move(e));
@@ -264,6 +296,7 @@ void Frontier::refill(std::uint32_t host) {
       e.host = host;
       e.seq = slot->seq;
       e.backlinks = slot->backlinks;
+      e.penalty = slot->penalty;
       e.depth = slot->depth;
       e.job = 0;
       --w.spilled;
@@ -287,6 +320,7 @@ void Frontier::refill(std::uint32_t host) {
     --window_entries_;
     demote(host, std::move(node.mapped()));
   }
+  note_best(host);
 }
 
 void Frontier::committed(std::uint64_t job) {
@@ -325,13 +359,19 @@ std::optional<FrontierEntry> Frontier::pop(Clock::time_point now) {
       schedule(host, now);  // never Ready again while may_fetch() is false
       continue;
     }
+    if (options_.priority_slack >= 0) {
+      const std::optional<int> best = best_soon(now);
+      if (best && w.window.begin()->first.first > *best + options_.priority_slack) return std::nullopt;
+    }
     auto node = w.window.extract(w.window.begin());
     FrontierEntry e = std::move(node.mapped());
     --window_entries_;
+    note_best(host);
     --queued_;
     if (SeenSet::Slot* slot = seen_.find(e.key)) {
       slot->state = UrlState::InFlight;
       e.backlinks = slot->backlinks;
+      e.penalty = slot->penalty;
     }
     unschedule(host);
     schedule(host, now);
@@ -364,6 +404,7 @@ void Frontier::retry(FrontierEntry e) {
   if (SeenSet::Slot* slot = seen_.find(e.key)) {
     slot->state = UrlState::Queued;
     e.backlinks = slot->backlinks;
+    e.penalty = slot->penalty;
   }
   const std::uint32_t host = e.host;
   place(host, std::move(e));
@@ -378,18 +419,19 @@ void Frontier::host_changed(std::uint32_t host, Clock::time_point now) {
 }
 
 void Frontier::restore(std::uint64_t key, UrlState state, std::uint32_t host, std::uint32_t seq,
-                       std::uint32_t backlinks, std::uint16_t depth) {
+                       std::uint32_t backlinks, std::uint16_t depth, std::uint8_t penalty) {
   SeenSet::Slot* slot = seen_.insert(key);
   slot->host = host;
   slot->seq = seq;
   slot->backlinks = backlinks;
   slot->depth = depth;
+  slot->penalty = penalty;
   HostWork& w = work(host);
   ++hosts_[host].urls;
   if (state != UrlState::Done && state != UrlState::Dropped) {
     slot->state = UrlState::Spilled;
     ++w.spilled;
-    w.floor = std::min(w.floor, Key{priority_for_backlinks(backlinks), seq});
+    w.floor = std::min(w.floor, Key{priority_for(backlinks, penalty), seq});
     ++queued_;
   } else {
     slot->state = state;

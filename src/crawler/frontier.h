@@ -1,7 +1,8 @@
 // The frontier: which URL to download next (method.md §3).
 //
-// Priority = floor(100 / (backlinks + 1)), 0 highest; ties go to the URL
-// discovered first, so with no backlinks the crawl is breadth-first-like.
+// Priority = floor(100 / (backlinks + 1)) plus the link penalty (0 unless
+// the crawl scores link contexts), 0 highest; ties go to the URL discovered
+// first, so with no backlinks the crawl is breadth-first-like.
 // Backlink counts keep growing for the whole crawl and a queued URL moves up
 // as soon as its priority improves (the original fixed it at first sight).
 //
@@ -19,7 +20,10 @@
 // Scheduling: hosts with work are either ready (politeness allows a request
 // now), waiting (until a known time) or parked (robots.txt pending, or all
 // their connections busy). pop() takes the best entry among ready hosts, so
-// a host that must wait never stalls the others.
+// a host that must wait never stalls the others; with a priority slack
+// (FrontierOptions) it first checks that entry against the best entry of
+// every host that will be ready soon, and leaves a slot empty rather than
+// fetch a link far worse than one that only waits for politeness.
 //
 // Single-threaded: owned by the crawl loop.
 #pragma once
@@ -41,6 +45,11 @@ namespace cronista::crawler {
 
 // floor(100 / (backlinks + 1)).
 int priority_for_backlinks(std::uint32_t backlinks);
+// A URL's priority: its backlink priority plus the penalty of the best link
+// context seen for it (0 = none; the temporal crawl's link score, crawl.h).
+inline int priority_for(std::uint32_t backlinks, std::uint8_t penalty) {
+  return priority_for_backlinks(backlinks) + penalty;
+}
 // The 64-bit key of a canonical URL in the seen-set (never 0).
 std::uint64_t url_key(std::string_view canonical_url);
 
@@ -64,7 +73,7 @@ class SeenSet {
     std::uint32_t seq = 0;
     std::uint16_t depth = 0;
     UrlState state = UrlState::None;
-    std::uint8_t pad = 0;
+    std::uint8_t penalty = 0;  // the lowest link penalty seen
   };
   SeenSet();
   Slot* find(std::uint64_t key);
@@ -88,8 +97,9 @@ struct FrontierEntry {
   std::uint16_t depth = 0;
   std::uint8_t redirects = 0;  // redirect hops that led here
   std::uint8_t attempts = 0;   // failed attempts so far (retries)
+  std::uint8_t penalty = 0;    // the lowest link penalty seen
   std::uint64_t job = 0;       // store job carrying its insert
-  int priority() const { return priority_for_backlinks(backlinks); }
+  int priority() const { return priority_for(backlinks, penalty); }
 };
 
 // What the store must persist, in the order given.
@@ -102,7 +112,9 @@ struct FrontierOp {
   std::uint32_t backlinks = 0;
   std::uint16_t depth = 0;
   std::uint8_t redirects = 0;
+  std::uint8_t penalty = 0;
   UrlState final_state = UrlState::Done;  // Remove only
+  int priority() const { return priority_for(backlinks, penalty); }
 };
 
 // Reads queued entries of one host back from the database, best first
@@ -117,6 +129,15 @@ struct FrontierOptions {
   std::size_t window_per_host = 32;        // entries kept in memory per host (at most)
   std::size_t window_budget = 64 * 1024;   // entries kept in memory overall (soft)
   int max_depth = -1;                      // links deeper than this are refused; -1 = unbounded
+  // Global order before busy hosts: a ready host is served only when its
+  // best entry's priority is at most priority_slack worse than the best
+  // priority of every host that may be served within `lookahead` (ready,
+  // waiting for its politeness gap, or with a transfer under way). Otherwise
+  // pop() returns nothing and the crawl waits for the better host, so a host
+  // whose queue holds only poor links is not served just to keep it busy.
+  // -1: every ready host is served (throughput first).
+  int priority_slack = -1;
+  std::chrono::milliseconds lookahead{2000};
 };
 
 class Frontier {
@@ -125,10 +146,12 @@ class Frontier {
 
   enum class Added { Queued, Known, Refused };
   // Offers a URL found on a page (or a seed, or a redirect target).
-  // count_backlink: one more page links to it. `job` is the store job that
-  // will carry the ops appended to *ops.
+  // count_backlink: one more page links to it. `penalty`: how poor the
+  // link's context is (added to the priority; a URL keeps the lowest
+  // penalty offered). `job` is the store job that will carry the ops
+  // appended to *ops.
   Added add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
-            bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops);
+            bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0);
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().
@@ -151,7 +174,7 @@ class Frontier {
 
   // Resume: a URL as stored.
   void restore(std::uint64_t key, UrlState state, std::uint32_t host, std::uint32_t seq, std::uint32_t backlinks,
-               std::uint16_t depth);
+               std::uint16_t depth, std::uint8_t penalty = 0);
   void set_next_seq(std::uint32_t seq) { next_seq_ = seq; }
   // After restore(): schedules every host with queued work.
   void restart(Clock::time_point now);
@@ -178,6 +201,7 @@ class Frontier {
     Clock::time_point wait_until{};
     bool robots_requested = false;
     bool listed_pending = false;
+    std::optional<Key> listed_best;  // the window's best key as listed in best_
   };
 
   HostWork& work(std::uint32_t host);
@@ -190,6 +214,10 @@ class Frontier {
   // An entry leaving the window: pending until committed, then spilled.
   void demote(std::uint32_t host, FrontierEntry e);
   void touch(std::uint32_t host);
+  // Lists the host's window best in best_ (after any change of its window).
+  void note_best(std::uint32_t host);
+  // The best priority among hosts that may be served within the lookahead.
+  std::optional<int> best_soon(Clock::time_point now) const;
 
   HostQueue& hosts_;
   FrontierSpill* spill_;
@@ -197,6 +225,7 @@ class Frontier {
   SeenSet seen_;
   std::vector<HostWork> work_;
   std::set<std::pair<Key, std::uint32_t>> ready_;
+  std::set<std::pair<Key, std::uint32_t>> best_;  // every non-empty window's best
   std::set<std::pair<Clock::time_point, std::uint32_t>> waiting_;
   std::vector<std::uint32_t> robots_requests_;
   std::vector<std::uint32_t> pending_hosts_;

@@ -4,6 +4,7 @@
 // per pattern.
 #include "crawler/link_filters.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
@@ -219,7 +220,9 @@ std::optional<std::string_view> CalendarTrapDetector::check(const CanonicalUrl& 
   }
   Counters& c = it->second;
   if (c.out_of_scope_run >= static_cast<std::uint32_t>(limits_.max_out_of_scope_run)) return "calendar-out-of-scope";
-  if (c.urls >= static_cast<std::uint32_t>(limits_.max_urls_per_pattern)) return "calendar-flood";
+  const std::uint64_t bound = static_cast<std::uint64_t>(std::max(0, limits_.max_urls_per_pattern)) +
+                              static_cast<std::uint64_t>(std::max(0, limits_.urls_per_in_scope_page)) * c.in_scope;
+  if (c.urls >= bound) return "calendar-flood";
   ++c.urls;
   return std::nullopt;
 }
@@ -231,6 +234,7 @@ void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) 
   if (it == patterns_.end()) return;
   if (in_scope) {
     it->second.out_of_scope_run = 0;
+    ++it->second.in_scope;
   } else {
     ++it->second.out_of_scope_run;
   }

@@ -28,9 +28,12 @@
 //   query with every digit run replaced by "#". Skipped: a year beyond
 //   Limits::latest_year (a calendar running into the future); more than
 //   Limits::max_urls_per_pattern new URLs of one pattern (numbers that keep
-//   changing); and, once the crawl loop reports scope decisions, a pattern
-//   whose last Limits::max_out_of_scope_run fetched pages were all out of
-//   the period (a calendar walking away from it).
+//   changing), a bound that grows by Limits::urls_per_in_scope_page for each
+//   fetched page of the pattern found in scope (a dated archive of the
+//   period, such as a newspaper's pages by date, is what a temporal crawl
+//   looks for, not a trap); and, once the crawl loop reports scope
+//   decisions, a pattern whose last Limits::max_out_of_scope_run fetched
+//   pages were all out of the period (a calendar walking away from it).
 #pragma once
 
 #include <cstdint>
@@ -90,6 +93,7 @@ class CalendarTrapDetector {
   struct Limits {
     int latest_year;  // default: this year + 1
     int max_urls_per_pattern = 500;
+    int urls_per_in_scope_page = 10;
     int max_out_of_scope_run = 20;
     std::size_t max_patterns = 200000;
     Limits();
@@ -113,6 +117,7 @@ class CalendarTrapDetector {
   struct Counters {
     std::uint32_t urls = 0;
     std::uint32_t out_of_scope_run = 0;  // consecutive fetched pages out of scope
+    std::uint32_t in_scope = 0;          // fetched pages in scope
   };
   Limits limits_;
   std::unordered_map<std::uint64_t, Counters> patterns_;

@@ -4,10 +4,13 @@
 // blocks into units (sentences or blocks) and glue back the units an
 // expression straddles; give each unit the moments of the expressions that
 // start in it; walk the units once, starting a segment whenever the unit's
-// boilerplate status changes or it brings a moment far from all of the
-// current segment's. A segment's moments are compared pairwise with the
-// unit's; both lists are short (a few dates per sentence or paragraph), so
-// the cost stays proportional to the number of expressions in practice.
+// boilerplate status changes, it opens a boilerplate block, or it brings a
+// moment far from all of the current segment's (farther than max_gap_days
+// inside a block; across a block boundary, by max_block_gap_days: by
+// default any dated unit opening a block starts a segment). A segment's
+// moments are compared pairwise with the unit's; both lists are short (a
+// few dates per sentence or paragraph), so the cost stays proportional to
+// the number of expressions in practice.
 #include "temporal/segmenter.h"
 
 #include <algorithm>
@@ -136,11 +139,16 @@ std::vector<Segment> segment(const TextDocument& doc, const std::vector<Temporal
     std::vector<DayRange> unit_moments;
     for (std::size_t i : unit_expressions[k])
       if (moments[i]) unit_moments.push_back(*moments[i]);
-    bool starts_segment = segments.empty() || segments.back().boilerplate != units[k].boilerplate;
+    const bool new_block = k == 0 || units[k].block != units[k - 1].block;
+    bool starts_segment = segments.empty() || segments.back().boilerplate != units[k].boilerplate ||
+                          (new_block && units[k].boilerplate);
     if (!starts_segment && !unit_moments.empty() && !segment_moments.empty()) {
+      const int gap = new_block ? options.max_block_gap_days : options.max_gap_days;
+      if (gap < 0) starts_segment = true;
       for (const DayRange& m : unit_moments) {
+        if (starts_segment) break;
         const bool near = std::any_of(segment_moments.begin(), segment_moments.end(),
-                                      [&](const DayRange& s) { return close(m, s, options.max_gap_days); });
+                                      [&](const DayRange& s) { return close(m, s, gap); });
         if (!near) {
           starts_segment = true;
           break;

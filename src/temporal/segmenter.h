@@ -34,16 +34,26 @@ std::vector<Segment> segment(const TextDocument& doc, const std::vector<Temporal
 //   - An expression's *moment* is the day range of its chronons (the hull of
 //     both for an interval); chronons without a known year, durations, sets
 //     and vague references have none.
-//   - Two moments are *close* when their day ranges overlap, or when both
-//     span at most max_gap_days and at most max_gap_days days lie between
-//     them. So 1944 and 6 June 1944 are close (overlap); 5 and 9 June 1944
-//     are close; June and July 1944, or 1944 and 1945, are not.
+//   - Two moments are *close* with a gap g when their day ranges overlap,
+//     or when both span at most g days and at most g days lie between them.
+//     Inside a block g is max_gap_days: 1944 and 6 June 1944 are close
+//     (overlap); 5 and 9 June 1944 are close; June and July 1944, or 1944
+//     and 1945, are not. Across a block boundary (the unit opens a new
+//     paragraph) g is max_block_gap_days, by default -1: a dated paragraph
+//     never continues a dated segment (0 would let overlapping moments
+//     continue it). So a paragraph about 30 December 2000 and the next one
+//     about 2 January 2001 are two segments, and one out-of-period date (or
+//     an interval running past the period's end) does not sink a
+//     neighbouring paragraph's scope; as in the original tool, dated
+//     paragraphs are segments of their own, cut further into sentences.
 //   - A unit continues the current segment unless (a) its boilerplate flag
-//     differs from the segment's, or (b) both the unit and the segment have
-//     moments and some moment of the unit is close to none of the segment's.
-//     So units without moments always join the segment they continue, and
-//     the first dated unit joins the undated text before it (a title, a
-//     lead) instead of leaving it alone.
+//     differs from the segment's, (b) it opens a boilerplate block (page
+//     furniture never inherits the dates of the block before it: an
+//     undated menu after a dated header stays undated), or (c) both the
+//     unit and the segment have moments and some moment of the unit is
+//     close to none of the segment's. So main-text units without moments
+//     join the segment they continue, and the first dated unit joins the
+//     undated text before it (a title, a lead) instead of leaving it alone.
 //
 // Invariants of the result: segments are ordered and contiguous and cover
 // [0, doc.text.size()) exactly, so every byte of a non-empty text is in
@@ -57,7 +67,8 @@ class SentenceSplitter;
 
 struct SegmenterOptions {
   SegmentGranularity granularity = SegmentGranularity::Sentence;
-  int max_gap_days = 7;
+  int max_gap_days = 7;        // between moments of units of one block
+  int max_block_gap_days = -1;  // across a block boundary (-1: never, 0: overlap only)
   // nullptr: default_sentence_splitter() (resources/pt/abbreviations.txt).
   const SentenceSplitter* splitter = nullptr;
 };

@@ -11,14 +11,21 @@
 //     downloads exactly that closure, whatever its order: its precision at
 //     the end equals the oracle's.
 // The test checks that gap (oracle − R/200) is at least 10 points — a
-// property of the generator, deterministic. The crawls themselves depend on
-// timing (several hosts at once) and on the real tagger and segmenter, which
-// follow some links the truth puts outside the scope (undated paragraphs
-// joining the dated segment before them, page furniture dated by the page's
-// own <time>), so for them the test demands less than they give in practice
-// (39% against 18-27% in repeated runs): the temporal crawl's precision at
-// 200 pages (or at its end, when it runs out of in-scope links first) is at
-// least the general crawl's plus 8 points, and at least 1.3 times it.
+// property of the generator, deterministic.
+//
+// The temporal crawl, like the oracle, runs out of links before 200 pages:
+// which links it keeps depends on the pages and the tagger only, not on
+// timing (the order does), so it downloads the same closure in every run
+// and its precision at the end is fixed: 61 relevant of 140, 43.6%. It keeps
+// more than the oracle (links named by a date in the period, links of
+// undated paragraphs after a dated one, at a lower priority), hence below
+// the oracle's 52%. The test asserts at least 42% for it. The general
+// crawl's order depends on timing (several hosts at once): 18-27% in
+// repeated runs, and never above R/200 = 37%. So the margins asserted,
+// at least the general crawl's precision plus 12 points and 1.4 times it,
+// hold whenever the general crawl stays at or below 30%, with room beyond
+// what was observed; what holds whatever the timing is 43.6% against at
+// most 37%.
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
@@ -94,8 +101,10 @@ TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pag
   std::cerr << "temporal " << pt << " (" << temporal.pages() << " pages), general " << pg << ", oracle "
             << oracle_precision << " (" << oracle.pages() << " pages), reachable relevant " << e->reachable_relevant
             << "\n";
-  EXPECT_GE(pt, pg + 0.08);
-  EXPECT_GE(pt, 1.3 * pg);
+  EXPECT_LT(temporal.pages(), 200u) << "the temporal crawl should exhaust its in-scope links before 200 pages";
+  EXPECT_GE(pt, 0.42);
+  EXPECT_GE(pt, pg + 0.12);
+  EXPECT_GE(pt, 1.4 * pg);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <thread>
 
 #include "crawler/crawl_store.h"
@@ -80,6 +81,26 @@ TEST(Frontier, AQueuedUrlMovesUpWhenBacklinksArrive) {
   EXPECT_EQ(reprioritized, 3);
 }
 
+TEST(Frontier, ALinkPenaltyRanksAUrlLowerAndTheBestContextOfferedCounts) {
+  Fixture f;
+  auto h = f.host("a.pt");
+  EXPECT_EQ(priority_for(1, 20), 70);
+  f.frontier.add("http://a.pt/margem", h, 1, 0, true, 1, &f.ops, 20);
+  f.frontier.add("http://a.pt/centro", h, 1, 0, true, 1, &f.ops, 0);
+  f.frontier.add("http://a.pt/meio", h, 1, 0, true, 1, &f.ops, 10);
+  f.frontier.add("http://a.pt/outro", h, 1, 0, true, 1, &f.ops, 5);
+  // A second page links /margem from a better context: no new backlink
+  // counted, but the lower penalty is kept and the URL moves up.
+  f.frontier.add("http://a.pt/margem", h, 1, 0, false, 1, &f.ops, 0);
+  // A worse context never lowers a URL.
+  f.frontier.add("http://a.pt/outro", h, 1, 0, false, 1, &f.ops, 40);
+  EXPECT_EQ(f.ops.back().kind, FrontierOp::Reprioritize);
+  EXPECT_EQ(f.ops.back().url, "http://a.pt/margem");
+  EXPECT_EQ(f.ops.back().priority(), 50);
+  EXPECT_EQ(f.drain(), (std::vector<std::string>{"http://a.pt/margem", "http://a.pt/centro", "http://a.pt/outro",
+                                                 "http://a.pt/meio"}));
+}
+
 TEST(Frontier, ADownloadedUrlIsNeverQueuedAgain) {
   Fixture f;
   auto h = f.host("a.pt");
@@ -119,6 +140,94 @@ TEST(Frontier, AHostThatMustWaitDoesNotStallTheOthers) {
   auto later = f.frontier.pop(now + std::chrono::seconds(61));
   ASSERT_TRUE(later);
   EXPECT_EQ(later->url, "http://lento.pt/1");
+}
+
+// Two hosts at 100 ms per request: bom.pt holds links two pages point at
+// (priority 33), fraco.pt one link one page points at (50) and one no
+// counted backlink reached (100).
+struct TwoHosts {
+  explicit TwoHosts(int slack) : f(polite(), options(slack)) {
+    good = f.host("bom.pt");
+    poor = f.host("fraco.pt");
+    for (const char* u : {"http://bom.pt/1", "http://bom.pt/2", "http://bom.pt/3"}) {
+      f.add(u, good);
+      f.add(u, good);
+    }
+    f.add("http://fraco.pt/1", poor);
+    f.add("http://fraco.pt/2", poor, false);
+  }
+  static PolitenessOptions polite() {
+    PolitenessOptions p;
+    p.delay = std::chrono::milliseconds(100);
+    p.host_connections = 1;
+    return p;
+  }
+  static FrontierOptions options(int slack) {
+    FrontierOptions o;
+    o.priority_slack = slack;
+    return o;
+  }
+  // Pops at `at`; a popped entry is fetched and finished at once.
+  std::optional<std::string> pop(Clock::time_point at) {
+    auto e = f.frontier.pop(at);
+    if (!e) return std::nullopt;
+    f.hosts.on_dispatch(e->host, at);
+    f.frontier.host_changed(e->host, at);
+    f.hosts.on_finish(e->host);
+    f.frontier.finish(*e, UrlState::Done, &f.ops);
+    f.frontier.host_changed(e->host, at);
+    return e->url;
+  }
+  Fixture f;
+  std::uint32_t good = 0, poor = 0;
+};
+
+TEST(Frontier, WithoutSlackThePoorHostWaitsWhileABetterLinkWaitsForPoliteness) {
+  TwoHosts t(0);
+  const auto t0 = Clock::now();
+  const auto gap = std::chrono::milliseconds(100);
+  EXPECT_EQ(t.pop(t0), "http://bom.pt/1");
+  // bom.pt must wait 100 ms; fraco.pt is ready but its best link (50) is
+  // worse than bom.pt's (33): nothing now.
+  EXPECT_EQ(t.pop(t0), std::nullopt);
+  EXPECT_EQ(t.f.frontier.next_ready(), t0 + gap);
+  EXPECT_EQ(t.pop(t0 + gap), "http://bom.pt/2");
+  EXPECT_EQ(t.pop(t0 + gap), std::nullopt);
+  EXPECT_EQ(t.pop(t0 + 2 * gap), "http://bom.pt/3");
+  // bom.pt is done: fraco.pt's links now are the best there are.
+  EXPECT_EQ(t.pop(t0 + 2 * gap), "http://fraco.pt/1");
+  EXPECT_EQ(t.pop(t0 + 2 * gap), std::nullopt);  // fraco.pt's own gap
+  EXPECT_EQ(t.pop(t0 + 3 * gap), "http://fraco.pt/2");
+  EXPECT_TRUE(t.f.frontier.empty());
+}
+
+TEST(Frontier, WithSlackEveryReadyHostIsKeptBusy) {
+  TwoHosts keep_busy(-1);
+  const auto t0 = Clock::now();
+  EXPECT_EQ(keep_busy.pop(t0), "http://bom.pt/1");
+  EXPECT_EQ(keep_busy.pop(t0), "http://fraco.pt/1");
+  // A slack of 17 lets priority 50 go along with 33, not 100.
+  TwoHosts some(17);
+  const auto gap = std::chrono::milliseconds(100);
+  EXPECT_EQ(some.pop(t0), "http://bom.pt/1");
+  EXPECT_EQ(some.pop(t0), "http://fraco.pt/1");
+  EXPECT_EQ(some.pop(t0 + gap), "http://bom.pt/2");
+  EXPECT_EQ(some.pop(t0 + gap), std::nullopt);  // fraco.pt/2 (100) waits for bom.pt/3 (33)
+  EXPECT_EQ(some.pop(t0 + 2 * gap), "http://bom.pt/3");
+  EXPECT_EQ(some.pop(t0 + 2 * gap), "http://fraco.pt/2");
+}
+
+TEST(Frontier, AHostHeldBackLongerThanTheLookaheadDoesNotStallTheOthers) {
+  TwoHosts t(0);
+  const auto t0 = Clock::now();
+  // bom.pt answered "come back in a minute" (Retry-After): its better links
+  // wait, fraco.pt's are fetched meanwhile.
+  t.f.hosts.defer(t.good, t0 + std::chrono::seconds(60));
+  t.f.frontier.host_changed(t.good, t0);
+  EXPECT_EQ(t.pop(t0), "http://fraco.pt/1");
+  EXPECT_EQ(t.pop(t0 + std::chrono::milliseconds(100)), "http://fraco.pt/2");
+  EXPECT_EQ(t.pop(t0 + std::chrono::milliseconds(200)), std::nullopt);  // fraco.pt is empty
+  EXPECT_EQ(t.pop(t0 + std::chrono::seconds(61)), "http://bom.pt/1");
 }
 
 TEST(Frontier, AHostWaitsForItsRobotsTxt) {

@@ -173,6 +173,29 @@ TEST(CalendarTraps, PatternsThatKeepGoingOutOfScopeAreCut) {
   }
 }
 
+TEST(CalendarTraps, AnArchiveWhosePagesAreInScopeEarnsMoreUrls) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_urls_per_pattern = 20;
+  limits.urls_per_in_scope_page = 3;
+  CalendarTrapDetector d(limits);
+  // A newspaper's pages by date: one pattern, /jornal/#/#/#/pagina-#.html.
+  auto page = [](int n) {
+    return url("http://a.pt/jornal/1942/" + std::to_string(1 + n / 28 % 12) + "/" + std::to_string(1 + n % 28) +
+               "/pagina-" + std::to_string(1 + n / 336) + ".html");
+  };
+  int n = 0;
+  while (n < 20) ASSERT_EQ(d.check(page(n++)), std::nullopt);
+  EXPECT_EQ(d.check(page(n)), "calendar-flood");
+  // Five of them fetched and found in scope: fifteen more URLs.
+  for (int i = 0; i < 5; ++i) d.record_scope(page(i), true);
+  for (int i = 0; i < 15; ++i) EXPECT_EQ(d.check(page(n++)), std::nullopt) << n;
+  EXPECT_EQ(d.check(page(n)), "calendar-flood");
+  // Pages out of scope earn nothing.
+  for (int i = 5; i < 10; ++i) d.record_scope(page(i), false);
+  EXPECT_EQ(d.check(page(n)), "calendar-flood");
+}
+
 TEST(CalendarTraps, MemoryIsBounded) {
   CalendarTrapDetector::Limits limits;
   limits.latest_year = 2030;

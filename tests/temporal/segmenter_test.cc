@@ -221,6 +221,75 @@ TEST(Segmenter, SegmentsAcrossParagraphsButNeverAcrossBoilerplate) {
   EXPECT_EQ(run(d, exprs, SegmentGranularity::Paragraph).size(), 3u);
 }
 
+TEST(Segmenter, NearbyDatesInTwoParagraphsAreTwoSegments) {
+  // 29 December 2000 and 1 January 2001 are three days apart: close inside
+  // one paragraph, two segments across a paragraph break (only overlapping
+  // moments continue a segment there), so a scope of 2001 takes the second.
+  const std::string text =
+      "A 29 de dezembro de 2000 o governo aprovou o orçamento. Houve protestos.\n\n"
+      "A 1 de janeiro de 2001 entrou em vigor a nova lei. Ver o diploma.";
+  const TextDocument d = plain_text_document(text);
+  const std::vector<TemporalExpression> exprs = {
+      expr(text, "29 de dezembro de 2000", {Chronon::of_day(2000, 12, 29)}),
+      expr(text, "1 de janeiro de 2001", {Chronon::of_day(2001, 1, 1)})};
+  const auto segs = run(d, exprs);
+  ASSERT_EQ(segs.size(), 2u);
+  EXPECT_EQ(text_of(d, segs[1]), "A 1 de janeiro de 2001 entrou em vigor a nova lei. Ver o diploma.");
+  EXPECT_EQ(chronons_of(segs[1]), (std::vector<std::string>{"2001-01-01"}));
+  expect_tiling(d, segs, exprs.size());
+  EXPECT_EQ(run(d, exprs, SegmentGranularity::Paragraph).size(), 2u);
+  // With a block gap of a week, the old rule: one segment.
+  SegmenterOptions week;
+  week.splitter = &splitter();
+  week.max_block_gap_days = 7;
+  EXPECT_EQ(segment(d, exprs, week).size(), 1u);
+  // In one paragraph the two dates stay together.
+  const std::string one = "A 29 de dezembro de 2000 o governo aprovou o orçamento. A 1 de janeiro de 2001 entrou em vigor.";
+  const TextDocument d1 = plain_text_document(one);
+  EXPECT_EQ(run(d1, {expr(one, "29 de dezembro de 2000", {Chronon::of_day(2000, 12, 29)}),
+                     expr(one, "1 de janeiro de 2001", {Chronon::of_day(2001, 1, 1)})})
+                .size(),
+            1u);
+  // Even overlapping moments part at a paragraph break (an interval into
+  // 2002 does not sink the paragraph about 11 September 2001); with a
+  // block gap of 0 they would continue the segment.
+  const std::string year =
+      "A 11 de setembro de 2001 caíram as torres.\n\nEntre maio de 2001 e fevereiro de 2002 houve cortes de energia.";
+  const TextDocument dy = plain_text_document(year);
+  const std::vector<TemporalExpression> ye = {
+      expr(year, "11 de setembro de 2001", {Chronon::of_day(2001, 9, 11)}),
+      expr(year, "maio de 2001 e fevereiro de 2002", {Chronon::of_month(2001, 5), Chronon::of_month(2002, 2)})};
+  EXPECT_EQ(run(dy, ye).size(), 2u);
+  SegmenterOptions overlap;
+  overlap.splitter = &splitter();
+  overlap.max_block_gap_days = 0;
+  EXPECT_EQ(segment(dy, ye, overlap).size(), 1u);
+}
+
+TEST(Segmenter, AnUndatedMenuDoesNotInheritTheDateOfTheHeaderBeforeIt) {
+  const std::string html =
+      "<header><p>Diário de Lisboa</p><p><time datetime='1942-05-12'>12 de maio de 1942</time></p></header>"
+      "<nav><ul><li><a href='/desporto'>Desporto</a></li><li><a href='/receitas'>Receitas</a></li></ul></nav>"
+      "<p>Em 1942 a guerra chegou ao norte de África, como conta <a href='/africa'>a reportagem</a>.</p>";
+  const TextDocument d = html_document(html);
+  const std::string& t = d.text;
+  const std::vector<TemporalExpression> exprs = {expr(t, "12 de maio de 1942", {Chronon::of_day(1942, 5, 12)}),
+                                                 expr(t, "1942", {Chronon::of_year(1942)}, t.find("Em 1942"))};
+  const auto segs = run(d, exprs);
+  expect_tiling(d, segs, exprs.size());
+  for (const Segment& s : segs) {
+    for (std::size_t l : s.links) {
+      if (d.links[l].href == "/africa") {
+        EXPECT_FALSE(s.boilerplate);
+        EXPECT_EQ(chronons_of(s), (std::vector<std::string>{"1942-XX-XX"}));
+      } else {
+        EXPECT_TRUE(s.boilerplate) << d.links[l].href;
+        EXPECT_TRUE(s.chronons.empty()) << d.links[l].href;
+      }
+    }
+  }
+}
+
 TEST(Segmenter, EmptyAndBlankTexts) {
   EXPECT_TRUE(run(plain_text_document(""), {}).empty());
   const TextDocument blank = plain_text_document("  \n\n \t");
