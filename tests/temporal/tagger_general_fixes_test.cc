@@ -4,42 +4,13 @@
 #include <gtest/gtest.h>
 
 #include "temporal/tagger.h"
+#include "temporal/tagger_testing.h"
 #include "test_support.h"
 
 namespace cronista::temporal {
 namespace {
 
-const Tagger& tagger() {
-  static const std::unique_ptr<Tagger> t = [] {
-    auto r = Tagger::load(TaggerOptions{testing::source_dir(), {}});
-    if (!r.ok()) {
-      ADD_FAILURE() << r.status().message();
-      return std::unique_ptr<Tagger>();
-    }
-    return std::move(*r);
-  }();
-  return *t;
-}
-
-struct Found {
-  std::string text, type, value;
-};
-
-std::vector<Found> tag(const std::string& text, std::optional<Date> dct = Date{2010, 6, 15}) {
-  std::vector<Found> out;
-  for (const auto& e : tagger().tag(text, dct))
-    if (e.in_timeml) out.push_back(Found{e.text, std::string(to_string(e.type)), e.value});
-  return out;
-}
-
-Found find(const std::vector<Found>& all, const std::string& what) {
-  for (const auto& f : all)
-    if (f.text == what) return f;
-  std::string got;
-  for (const auto& f : all) got += "[" + f.text + "] ";
-  ADD_FAILURE() << "no expression '" << what << "'; found: " << got;
-  return {};
-}
+using namespace tagger_testing;
 
 bool mentions(const std::vector<Found>& all, const std::string& digits) {
   for (const auto& f : all)

@@ -5,51 +5,13 @@
 #include <gtest/gtest.h>
 
 #include "temporal/tagger.h"
+#include "temporal/tagger_testing.h"
 #include "test_support.h"
 
 namespace cronista::temporal {
 namespace {
 
-const Tagger& tagger() {
-  static const std::unique_ptr<Tagger> t = [] {
-    auto r = Tagger::load(TaggerOptions{testing::source_dir(), {}});
-    if (!r.ok()) {
-      ADD_FAILURE() << r.status().message();
-      return std::unique_ptr<Tagger>();
-    }
-    return std::move(*r);
-  }();
-  return *t;
-}
-
-struct Found {
-  std::string text, type, value, harem_text;
-};
-
-std::vector<Found> tag(const std::string& text, Date dct) {
-  std::vector<Found> out;
-  for (const auto& e : tagger().tag(text, dct)) {
-    if (!e.in_timeml) continue;
-    out.push_back(Found{e.text, std::string(to_string(e.type)), e.value,
-                        text.substr(e.harem_start, e.harem_end - e.harem_start)});
-  }
-  return out;
-}
-
-Found find(const std::vector<Found>& all, const std::string& what) {
-  for (const auto& f : all)
-    if (f.text == what) return f;
-  std::string got;
-  for (const auto& f : all) got += "[" + f.text + "] ";
-  ADD_FAILURE() << "no expression '" << what << "'; found: " << got;
-  return {};
-}
-
-bool has(const std::vector<Found>& all, const std::string& what) {
-  for (const auto& f : all)
-    if (f.text == what) return true;
-  return false;
-}
+using namespace tagger_testing;
 
 TEST(TaggerValues, AShiftFromAnEventIsADuration) {
   const Date dct{1998, 2, 13};
