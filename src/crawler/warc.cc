@@ -93,6 +93,28 @@ void parse_header_lines(std::string_view text, std::vector<std::pair<std::string
   }
 }
 
+// The block length a WARC record's header announces: the header fields of a
+// record (after its version line), parsed into `fields`; nothing when its
+// Content-Length is missing, not decimal or over kMaxRecordBytes.
+std::optional<std::uint64_t> announced_length(std::string_view header_fields,
+                                              std::vector<std::pair<std::string, std::string>>* fields) {
+  parse_header_lines(header_fields, fields);
+  std::string_view text;
+  for (const auto& [name, value] : *fields)
+    if (iequals(name, "Content-Length")) {
+      text = value;
+      break;
+    }
+  if (text.empty() || text.size() >= 19) return std::nullopt;
+  std::uint64_t length = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    length = length * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (length > kMaxRecordBytes) return std::nullopt;
+  return length;
+}
+
 // ---- digests, ids, dates ---------------------------------------------------
 
 std::string base32(const unsigned char* data, std::size_t n) {
@@ -500,19 +522,13 @@ class FileWarcReader : public WarcReader {
       record->offset = file_offset_of(start);
       const std::string_view header_text = av.substr(0, header_end);
       const std::size_t first_nl = header_text.find('\n');
-      parse_header_lines(header_text.substr(first_nl + 1), &record->headers);
-      const std::string length_text = record->header("Content-Length");
-      std::uint64_t length = 0;
-      bool length_ok = !length_text.empty() && length_text.size() < 19;
-      for (char c : length_text) {
-        if (c < '0' || c > '9') length_ok = false;
-        else length = length * 10 + static_cast<std::uint64_t>(c - '0');
-      }
-      if (!length_ok || length > kMaxRecordBytes) {
+      const auto announced = announced_length(header_text.substr(first_nl + 1), &record->headers);
+      if (!announced) {
         report("missing or invalid Content-Length in WARC record at offset " + describe(start));
         resync(start + 1);
         continue;
       }
+      const std::uint64_t length = *announced;
       if (!ensure(header_end + length)) {
         report("truncated WARC record at offset " + describe(start) + ": " + std::to_string(length) +
                " block bytes announced, " + std::to_string(available().size() - std::min(available().size(), header_end)) +
@@ -922,21 +938,12 @@ Result<std::uint64_t> end_of_whole_records(int fd, std::uint64_t size) {
     const std::string_view h(head.data(), static_cast<std::size_t>(n));
     const std::size_t end = h.find("\r\n\r\n");
     if (!h.starts_with("WARC/") || end == std::string_view::npos) break;
-    std::uint64_t length = 0;
-    bool found = false;
-    for (std::size_t line = h.find("\r\n") + 2; line < end;) {
-      const std::size_t eol = h.find("\r\n", line);
-      const std::string_view field = h.substr(line, eol - line);
-      const std::size_t colon = field.find(':');
-      if (colon != std::string_view::npos && iequals(trim(field.substr(0, colon)), "Content-Length")) {
-        const std::string_view v = trim(field.substr(colon + 1));
-        found = !v.empty() && v.size() < 16 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (found) length = std::stoull(std::string(v));
-      }
-      line = eol + 2;
-    }
-    const std::uint64_t record_end = good + end + 4 + length + 4;
-    if (!found || record_end > size) break;
+    std::vector<std::pair<std::string, std::string>> fields;
+    const std::size_t first_eol = h.find("\r\n");
+    const auto length = announced_length(h.substr(first_eol + 2, end + 2 - (first_eol + 2)), &fields);
+    if (!length) break;
+    const std::uint64_t record_end = good + end + 4 + *length + 4;
+    if (record_end > size) break;
     if (::pread(fd, tail.data(), 4, static_cast<off_t>(record_end - 4)) != 4 || tail != "\r\n\r\n") break;
     good = record_end;
   }
