@@ -2,7 +2,6 @@
 // --resume (nothing lost, nothing downloaded twice but what was in flight).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <set>
 #include <thread>
 
@@ -42,9 +41,9 @@ void build_site(Site& site) {
 
 constexpr int kSitePages = 1 + 12 + 12 * 15;
 
-std::vector<std::string> crawl_args(const TempDir& tmp, const Site& site) {
+std::vector<std::string> crawl_args(const TempDir& tmp, const Site& site, const std::string& delay_ms = "5") {
   return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / "c.db").string(),
-          "--order-out", (tmp / "order.txt").string(), "--delay-ms", "5", "--host-connections", "2",
+          "--order-out", (tmp / "order.txt").string(), "--delay-ms", delay_ms, "--host-connections", "2",
           "--connections", "4", "--quiet", site.url("/")};
 }
 
@@ -110,12 +109,11 @@ TEST(CrawlCommand, AWarcKilledAndResumedIsWholeAndHoldsEveryPage) {
   build_site(site);
   site.start();
   TempDir tmp;
-  auto args = crawl_args(tmp, site);
-  const std::string warc = (tmp / "c.warc.gz").string();
-  args.insert(args.begin() + 1, {"--warc", warc});
   // Slower than the other kill test (20 ms between requests, about 3 s left
   // at the kill), so that a loaded machine still kills it mid-crawl.
-  *std::find(args.begin(), args.end(), std::string("5")) = "20";
+  auto args = crawl_args(tmp, site, "20");
+  const std::string warc = (tmp / "c.warc.gz").string();
+  args.insert(args.begin() + 1, {"--warc", warc});
   Child first = spawn_cronista(args, (tmp / "err1").string());
   wait_for_lines(tmp / "order.txt", 40);
   ::kill(first.pid, SIGKILL);
