@@ -26,19 +26,13 @@
 #include "corpus/harem_reader.h"
 #include "corpus/tagger_eval.h"
 #include "corpus/timeml_reader.h"
+#include "temporal/tagger_testing.h"
 #include "test_support.h"
 
 namespace cronista::corpus {
 namespace {
 
-const temporal::Tagger& tagger() {
-  static const std::unique_ptr<temporal::Tagger> t = [] {
-    auto r = temporal::Tagger::load(temporal::TaggerOptions{testing::source_dir(), {}});
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    return r.ok() ? std::move(*r) : nullptr;
-  }();
-  return *t;
-}
+using temporal::tagger_testing::tagger;
 
 std::string sample(const std::string& name) { return testing::source_dir() + "/tests/data/eval-schemes/" + name; }
 

@@ -5,19 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "temporal/tagger.h"
+#include "temporal/tagger_testing.h"
 #include "test_support.h"
 
 namespace cronista::temporal {
 namespace {
 
-const Tagger& tagger() {
-  static const std::unique_ptr<Tagger> t = [] {
-    auto r = Tagger::load(TaggerOptions{testing::source_dir(), {}});
-    EXPECT_TRUE(r.ok()) << r.status().message();
-    return r.ok() ? std::move(*r) : nullptr;
-  }();
-  return *t;
-}
+using tagger_testing::tagger;
 
 // "text=value" for each end of the expression whose TimeML text is `what`.
 std::vector<std::string> ends(const std::string& text, const std::string& what, Date dct = Date{2009, 3, 2}) {
