@@ -1,17 +1,17 @@
 // cronista eval-crawl: precision and recall of crawls against a sample web's
-// ground truth, with an oracle run as reference (corpus/crawl_eval.h).
+// ground truth, with an oracle run as reference (eval/crawl_eval.h).
 #include <filesystem>
 #include <iostream>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "corpus/crawl_eval.h"
+#include "eval/crawl_eval.h"
 
 namespace cronista::cli {
 
 int cmd_eval_crawl(int argc, char** argv) {
   CLI::App app{"Precision and recall of crawls against a sample web's ground truth.", "cronista eval-crawl"};
-  corpus::EvalCrawlOptions o;
+  eval::EvalCrawlOptions o;
   std::string out;
   bool no_oracle = false;
   app.add_option("--truth", o.truth_path, "truth.jsonl of the sample web")->required();
@@ -25,12 +25,12 @@ int cmd_eval_crawl(int argc, char** argv) {
   app.add_option("--out", out, "folder for summary.md, cutoffs.csv, curves.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   o.oracle = !no_oracle;
-  if (auto scope = corpus::parse_scope(o.scope); !scope.ok())
+  if (auto scope = eval::parse_scope(o.scope); !scope.ok())
     return fail("eval-crawl", scope.status().message(), kExitUsage);
 
-  auto e = corpus::evaluate_crawls(o);
+  auto e = eval::evaluate_crawls(o);
   if (!e) return fail("eval-crawl", e.status().message());
-  const std::string summary = corpus::summary_markdown(*e);
+  const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
@@ -38,13 +38,13 @@ int cmd_eval_crawl(int argc, char** argv) {
     const std::filesystem::path dir(out);
     for (const auto& [name, data] : std::vector<std::pair<std::string, std::string>>{
              {"summary.md", summary},
-             {"cutoffs.csv", corpus::cutoffs_csv(*e)},
-             {"curves.csv", corpus::curves_csv(*e)},
-             {"chart.svg", corpus::chart_svg(*e)}}) {
+             {"cutoffs.csv", eval::cutoffs_csv(*e)},
+             {"curves.csv", eval::curves_csv(*e)},
+             {"chart.svg", eval::chart_svg(*e)}}) {
       if (Status st = write_output((dir / name).string(), data); !st.ok()) return fail("eval-crawl", st.message());
     }
     if (!o.db_path.empty()) {
-      if (Status st = write_output((dir / "tagger-disagreements.csv").string(), corpus::disagreements_csv(*e)); !st.ok())
+      if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());
     }
     std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, chart.svg"

@@ -1,5 +1,5 @@
 // cronista eval-tagger: scores the tagger against TimeML (.tml) and HAREM
-// (.xml) gold files (corpus/tagger_eval.h). Folders are searched for both.
+// (.xml) gold files (eval/tagger_eval.h). Folders are searched for both.
 // Each gold file is scored under its annotation scheme: TimeML for .tml,
 // First or Second HAREM for .xml as the collection's `versao` says, unless
 // --scheme forces one for every file.
@@ -9,9 +9,9 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "corpus/harem_reader.h"
-#include "corpus/tagger_eval.h"
-#include "corpus/timeml_reader.h"
+#include "eval/harem_reader.h"
+#include "eval/tagger_eval.h"
+#include "eval/timeml_reader.h"
 #include "temporal/tagger.h"
 
 namespace cronista::cli {
@@ -81,43 +81,43 @@ int cmd_eval_tagger(int argc, char** argv) {
   auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
   if (!tagger.ok()) return fail("eval-tagger", tagger.status().message());
 
-  auto forced = [&scheme](corpus::GoldScheme from_file) {
-    if (scheme == "timeml") return corpus::GoldScheme::TimeML;
-    if (scheme == "second-harem") return corpus::GoldScheme::Harem;
-    if (scheme == "first-harem") return corpus::GoldScheme::FirstHarem;
+  auto forced = [&scheme](eval::GoldScheme from_file) {
+    if (scheme == "timeml") return eval::GoldScheme::TimeML;
+    if (scheme == "second-harem") return eval::GoldScheme::Harem;
+    if (scheme == "first-harem") return eval::GoldScheme::FirstHarem;
     return from_file;
   };
-  std::vector<corpus::EvalReport> reports;
+  std::vector<eval::EvalReport> reports;
   if (!tml.empty()) {
-    std::vector<corpus::GoldDocument> docs;
+    std::vector<eval::GoldDocument> docs;
     for (const auto& f : tml) {
-      auto d = corpus::read_timeml(f);
+      auto d = eval::read_timeml(f);
       if (!d.ok()) return fail("eval-tagger", d.status().message());
       if (wanted(d->id)) docs.push_back(std::move(*d));
     }
-    reports.push_back(corpus::evaluate(docs, forced(corpus::GoldScheme::TimeML), **tagger, errors));
+    reports.push_back(eval::evaluate(docs, forced(eval::GoldScheme::TimeML), **tagger, errors));
     reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::string("(.tml files)");
   }
   // One report per HAREM file: the collections follow different guidelines
   // (the First HAREM marks named times only, without prepositions).
   for (const auto& f : xml) {
-    auto d = corpus::read_harem(f);
+    auto d = eval::read_harem(f);
     if (!d.ok()) return fail("eval-tagger", d.status().message());
-    std::vector<corpus::GoldDocument> docs;
+    std::vector<eval::GoldDocument> docs;
     for (auto& doc : *d)
       if (wanted(doc.id)) docs.push_back(std::move(doc));
     if (docs.empty()) continue;
-    const corpus::GoldScheme from_file = corpus::harem_scheme(docs.front().collection_version);
-    reports.push_back(corpus::evaluate(docs, forced(from_file), **tagger, errors));
+    const eval::GoldScheme from_file = eval::harem_scheme(docs.front().collection_version);
+    reports.push_back(eval::evaluate(docs, forced(from_file), **tagger, errors));
     reports.back().name = fs::path(f).filename().string();
   }
   std::string text;
   if (format == "json") {
-    text = corpus::format_report_json(reports, errors);
+    text = eval::format_report_json(reports, errors);
   } else {
     for (std::size_t i = 0; i < reports.size(); ++i) {
       if (i) text += "\n";
-      text += corpus::format_report_text(reports[i], errors);
+      text += eval::format_report_text(reports[i], errors);
     }
   }
   if (Status s = write_output(out, text); !s.ok()) return fail("eval-tagger", s.message());

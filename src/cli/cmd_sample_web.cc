@@ -10,14 +10,14 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
-#include "corpus/sample_web.h"
-#include "corpus/sample_web_server.h"
+#include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_server.h"
 
 namespace cronista::cli {
 
 namespace {
 
-int run_serve(const corpus::SampleWebServerOptions& options, const std::string& ready_file, const std::string& pid_file) {
+int run_serve(const sampleweb::SampleWebServerOptions& options, const std::string& ready_file, const std::string& pid_file) {
   // Block the stop signals before any server thread exists, so that they
   // all inherit the mask and only sigwait() below sees the signals.
   sigset_t stop_signals;
@@ -26,7 +26,7 @@ int run_serve(const corpus::SampleWebServerOptions& options, const std::string& 
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
 
-  auto server = corpus::SampleWebServer::load(options);
+  auto server = sampleweb::SampleWebServer::load(options);
   if (!server) return fail("sample-web", server.status().message());
   if (Status st = (*server)->start(); !st.ok()) return fail("sample-web", st.message());
   const auto addresses = (*server)->addresses();
@@ -63,8 +63,8 @@ int cmd_sample_web(int argc, char** argv) {
   app.require_subcommand(1);
   auto* gen = app.add_subcommand("generate", "write the sample web to a folder");
   auto* serve = app.add_subcommand("serve", "serve a generated sample web on loopback addresses");
-  corpus::SampleWebOptions g;
-  corpus::SampleWebServerOptions s;
+  sampleweb::SampleWebOptions g;
+  sampleweb::SampleWebServerOptions s;
   std::string ready_file, pid_file;
   gen->add_option("--out", g.out_dir, "folder to write (created if missing)")->required();
   gen->add_option("--pages", g.pages, "number of content pages (index pages come on top)")
@@ -87,7 +87,7 @@ int cmd_sample_web(int argc, char** argv) {
   if (auto code = parse(app, argc, argv)) return *code;
 
   if (gen->parsed()) {
-    auto summary = corpus::generate_sample_web(g);
+    auto summary = sampleweb::generate_sample_web(g);
     if (!summary) return fail("sample-web", summary.status().message());
     std::cerr << "sample web in " << g.out_dir << ": " << summary->hosts << " hosts, " << summary->pages
               << " pages, " << summary->redirects << " redirects; relevant: " << summary->relevant_1939_1945

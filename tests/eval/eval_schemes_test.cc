@@ -23,13 +23,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "corpus/harem_reader.h"
-#include "corpus/tagger_eval.h"
-#include "corpus/timeml_reader.h"
+#include "eval/harem_reader.h"
+#include "eval/tagger_eval.h"
+#include "eval/timeml_reader.h"
 #include "temporal/tagger_testing.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 using temporal::tagger_testing::tagger;
@@ -142,4 +142,4 @@ TEST(EvalTaggerCommand, TimemlIntervalsAreScoredByTheirEnds) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

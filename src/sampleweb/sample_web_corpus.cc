@@ -1,5 +1,5 @@
 // Loading corpora/sample-web/: a few small line-oriented files, read whole.
-#include "corpus/sample_web_corpus.h"
+#include "sampleweb/sample_web_corpus.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 namespace {
 
 using temporal::Date;
@@ -255,4 +255,4 @@ Result<SampleCorpus> SampleCorpus::load(const std::string& dir) {
   return c;
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

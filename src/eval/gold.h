@@ -10,7 +10,7 @@
 
 #include "temporal/chronon.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 struct GoldExpression {
   std::size_t start = 0;  // byte offsets into GoldDocument::text, end exclusive
@@ -49,4 +49,4 @@ struct GoldDocument {
   std::vector<GoldRange> scored;
 };
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

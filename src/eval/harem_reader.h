@@ -15,10 +15,10 @@
 #include <unordered_map>
 #include <vector>
 
-#include "corpus/gold.h"
+#include "eval/gold.h"
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 // `dates` maps DOCID to a publication date.
 Result<std::vector<GoldDocument>> parse_harem(std::string_view xml, const std::string& name,
@@ -26,4 +26,4 @@ Result<std::vector<GoldDocument>> parse_harem(std::string_view xml, const std::s
 // Reads the XML and, if present, its .meta.json.
 Result<std::vector<GoldDocument>> read_harem(const std::string& path);
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -1,7 +1,7 @@
 // Crawl evaluation against ground truth: loading, the oracle and
 // reachability walks (plain breadth-first searches over the truth's link
 // graph), the curves, and their CSV, Markdown and SVG forms.
-#include "corpus/crawl_eval.h"
+#include "eval/crawl_eval.h"
 
 #include <algorithm>
 #include <cctype>
@@ -23,7 +23,7 @@
 #include "temporal/scope.h"
 #include "temporal/xml_escape.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 using temporal::Date;
@@ -517,4 +517,4 @@ std::string chart_svg(const CrawlEvaluation& e) {
   return s.str();
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -1,11 +1,11 @@
 // TimeML reading: text without tags, TIMEX3 offsets, the DCT apart.
-#include "corpus/timeml_reader.h"
+#include "eval/timeml_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 TEST(TimemlReader, ReadsTextTimexesAndTheCreationTime) {
@@ -41,4 +41,4 @@ TEST(TimemlReader, ReadsTheSharedTimeBankPT) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -34,12 +34,12 @@
 
 #include <filesystem>
 
-#include "corpus/crawl_eval.h"
-#include "corpus/sample_web.h"
-#include "corpus/sample_web_server.h"
+#include "eval/crawl_eval.h"
+#include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_server.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 namespace fs = std::filesystem;
@@ -54,18 +54,18 @@ double precision_at(const RunCurve& r, std::size_t n) {
 TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pages) {
   TempDir dir;
   const int port = cronista::testing::free_loopback_port();
-  SampleWebOptions web;
+  sampleweb::SampleWebOptions web;
   web.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
   web.out_dir = (dir / "web").string();
   web.pages = 400;
   web.seed = 1;
   web.port = port;
-  auto generated = generate_sample_web(web);
+  auto generated = sampleweb::generate_sample_web(web);
   ASSERT_TRUE(generated.ok()) << generated.status().message();
 
-  SampleWebServerOptions so;
+  sampleweb::SampleWebServerOptions so;
   so.root = web.out_dir;
-  auto server = SampleWebServer::load(so);
+  auto server = sampleweb::SampleWebServer::load(so);
   ASSERT_TRUE(server.ok()) << server.status().message();
   ASSERT_TRUE((*server)->start().ok());
 
@@ -108,4 +108,4 @@ TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pag
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -1,12 +1,12 @@
 // HAREM reading: collapsed white space, TEMPO entities, ALT groups, vague
 // readings, OMITIDO ranges and publication dates from the meta JSON.
-#include "corpus/harem_reader.h"
+#include "eval/harem_reader.h"
 
 #include <gtest/gtest.h>
 
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 TEST(HaremReader, ReadsTempoEntitiesAltGroupsAndOmissions) {
@@ -70,4 +70,4 @@ TEST(HaremReader, ReadsTheSharedSecondHarem) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -1,7 +1,7 @@
 // Serving a sample web: routes.tsv per site, files read from disk per
 // request (a 20,000-page web need not sit in memory), calendar months from
 // the template.
-#include "corpus/sample_web_server.h"
+#include "sampleweb/sample_web_server.h"
 
 #include <httplib.h>
 
@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -249,4 +249,4 @@ std::vector<std::string> SampleWebServer::addresses() const {
   return out;
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

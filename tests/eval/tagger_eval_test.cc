@@ -10,17 +10,17 @@
 // cronica.harem.xml: 4 scored TEMPO entities (the ALT group counts once, the
 // vague "hoje" apart, the OMITIDO one not at all), all four found with the
 // HAREM extent: everything 1.0; 1 vague entity, found.
-#include "corpus/tagger_eval.h"
+#include "eval/tagger_eval.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "corpus/harem_reader.h"
-#include "corpus/timeml_reader.h"
+#include "eval/harem_reader.h"
+#include "eval/timeml_reader.h"
 #include "temporal/tagger_testing.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 using temporal::tagger_testing::tagger;
@@ -96,4 +96,4 @@ TEST(EvalTaggerCommand, MissingGoldIsAUsageError) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -17,7 +17,7 @@
 
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 
 struct SampleWebServerOptions {
   std::string root;      // the folder `sample-web generate` wrote
@@ -49,4 +49,4 @@ class SampleWebServer {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

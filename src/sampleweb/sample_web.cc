@@ -13,7 +13,7 @@
 // a paragraph goes, most of the time, to a page whose date lies within a
 // year of the paragraph's, so a crawler that follows only in-scope
 // paragraphs stays near the scope. Furniture links go anywhere.
-#include "corpus/sample_web.h"
+#include "sampleweb/sample_web.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -29,11 +29,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "corpus/sample_web_corpus.h"
+#include "sampleweb/sample_web_corpus.h"
 #include "temporal/tagger.h"
 #include "temporal/xml_escape.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 
 std::string default_sample_corpora_dir() { return temporal::default_home() + "/corpora/sample-web"; }
 
@@ -1543,4 +1543,4 @@ Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options) {
   return g.run();
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

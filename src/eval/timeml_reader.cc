@@ -1,4 +1,4 @@
-#include "corpus/timeml_reader.h"
+#include "eval/timeml_reader.h"
 
 #include <pugixml.hpp>
 
@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 namespace {
 
@@ -65,4 +65,4 @@ Result<GoldDocument> read_timeml(const std::string& path) {
   return parse_timeml(ss.str(), path);
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -38,10 +38,10 @@
 #include <string_view>
 #include <vector>
 
-#include "corpus/gold.h"
+#include "eval/gold.h"
 #include "temporal/tagger.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 enum class GoldScheme { TimeML, Harem, FirstHarem };  // Harem: the Second HAREM
 
@@ -123,4 +123,4 @@ std::string normalize_harem_type(const std::string& gold_type);
 // "DATA", "HORA", "PERIODO", "CICLICO" for a system expression (First HAREM).
 std::string first_harem_label(const temporal::TemporalExpression& e);
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -21,7 +21,7 @@
 
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 
 struct SampleWebOptions {
   std::string corpora_dir;  // the folder with facts/, forms.txt, filler.txt, sites.txt
@@ -48,4 +48,4 @@ Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options);
 // The corpora folder of a cronista home (<home>/corpora/sample-web).
 std::string default_sample_corpora_dir();
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

@@ -5,10 +5,10 @@
 
 #include <filesystem>
 
-#include "corpus/crawl_eval.h"
+#include "eval/crawl_eval.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 namespace {
 
 namespace fs = std::filesystem;
@@ -193,4 +193,4 @@ TEST_F(CrawlEvalTest, BadInputsAreOneLineErrors) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -1,11 +1,11 @@
-#include "corpus/tagger_eval.h"
+#include "eval/tagger_eval.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 namespace {
 
@@ -388,4 +388,4 @@ std::string format_report_json(const std::vector<EvalReport>& reports, bool erro
   return doc.dump(2) + "\n";
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -9,12 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "corpus/sample_web.h"
-#include "corpus/sample_web_corpus.h"
+#include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_corpus.h"
 #include "crawler/charset.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -228,4 +228,4 @@ TEST(SampleWebCorpus, DateSpecsWidenToTheirGranularity) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

@@ -26,7 +26,7 @@
 #include "temporal/chronon.h"
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 struct TruthSection {
   std::vector<std::pair<temporal::DayNumber, temporal::DayNumber>> periods;  // inclusive day ranges
@@ -134,4 +134,4 @@ std::string summary_markdown(const CrawlEvaluation& e);
 // pages) over pages downloaded, one curve per run, legend; self-contained.
 std::string chart_svg(const CrawlEvaluation& e);
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -13,11 +13,11 @@
 #include <filesystem>
 #include <thread>
 
-#include "corpus/sample_web.h"
-#include "corpus/sample_web_server.h"
+#include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_server.h"
 #include "test_support.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 namespace {
 
 namespace fs = std::filesystem;
@@ -187,4 +187,4 @@ TEST(SampleWebServeCommand, AnotherPortThanTheGeneratedOneIsRefused) {
 }
 
 }  // namespace
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

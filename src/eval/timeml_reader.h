@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-#include "corpus/gold.h"
+#include "eval/gold.h"
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 Result<GoldDocument> parse_timeml(std::string_view xml, const std::string& name);
 Result<GoldDocument> read_timeml(const std::string& path);
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval

@@ -14,7 +14,7 @@
 #include "temporal/chronon.h"
 #include "temporal/status.h"
 
-namespace cronista::corpus {
+namespace cronista::sampleweb {
 
 // An inclusive run of days.
 struct DaySpan {
@@ -73,4 +73,4 @@ struct SampleCorpus {
   const std::string& site_text(const std::string& site, const std::string& key) const;
 };
 
-}  // namespace cronista::corpus
+}  // namespace cronista::sampleweb

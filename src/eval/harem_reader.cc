@@ -1,4 +1,4 @@
-#include "corpus/harem_reader.h"
+#include "eval/harem_reader.h"
 
 #include <nlohmann/json.hpp>
 #include <pugixml.hpp>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace cronista::corpus {
+namespace cronista::eval {
 
 namespace {
 
@@ -220,4 +220,4 @@ Result<std::vector<GoldDocument>> read_harem(const std::string& path) {
   return parse_harem(ss.str(), path, dates);
 }
 
-}  // namespace cronista::corpus
+}  // namespace cronista::eval
