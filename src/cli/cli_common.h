@@ -33,6 +33,11 @@ Result<std::string> read_input(const std::string& path);
 // Writes to a file, or stdout when path is empty or "-".
 Status write_output(const std::string& path, const std::string& data);
 
+// CLI11 validators for counts and durations, with a plain message ("must be
+// 0 or more, not -5") instead of CLI11's range with a 310-digit bound.
+const CLI::Validator& non_negative();
+const CLI::Validator& positive();
+
 // CLI11 validator for --dct (YYYY-MM-DD, a real date).
 const CLI::Validator& date_validator();
 

@@ -26,11 +26,11 @@ int cmd_build(int argc, char** argv) {
       ->check(CLI::IsMember({"wpt03", "warc", "html-dir", "text-dir", "jsonl"}));
   app.add_option("--db", db, "SQLite database to fill (created if missing; re-running resumes)")->required();
   app.add_option("--out", out, "also write the segmented collection as XML (colCHAVE layout)");
-  app.add_option("--threads", threads, "analysis threads (default: all cores)")->check(CLI::NonNegativeNumber);
+  app.add_option("--threads", threads, "analysis threads (default: all cores)")->check(non_negative());
   app.add_option("--granularity", granularity, "segment by sentence or paragraph")
       ->check(CLI::IsMember({"sentence", "paragraph"}));
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
-  app.add_option("--batch", batch, "documents per database transaction")->check(CLI::PositiveNumber);
+  app.add_option("--batch", batch, "documents per database transaction")->check(positive());
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
   if (auto code = parse(app, argc, argv)) return *code;
 
