@@ -61,6 +61,13 @@ int cmd_build(int argc, char** argv) {
   auto stats = corpus::build_collection(options, **tagger);
   if (!stats.ok()) return fail("build", stats.status().message());
   std::cerr << "cronista build: " << corpus::format_build_summary(*stats) << "\n";
+  // A build that built nothing is a mistake to report, not a success.
+  if (stats->documents_read == 0)
+    return fail("build", "read no document from '" + input + "' as --format " + format +
+                             ": check that --format matches the input (wpt03, warc, html-dir, text-dir, jsonl)");
+  if (stats->documents_built == 0 && stats->documents_skipped == 0)
+    return fail("build", "none of the " + std::to_string(stats->documents_read) +
+                             " documents read could be built (the skipped records are named above)");
   return kExitOk;
 }
 

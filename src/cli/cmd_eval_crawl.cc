@@ -30,6 +30,10 @@ int cmd_eval_crawl(int argc, char** argv) {
 
   auto e = eval::evaluate_crawls(o);
   if (!e) return fail("eval-crawl", e.status().message());
+  if (e->seeds.empty())
+    std::cerr << "eval-crawl: warning: no seeds file (looked for "
+              << (std::filesystem::path(o.truth_path).parent_path() / ("seeds-" + o.scope + ".txt")).string()
+              << "): no oracle run and no reachability; give the crawl's seeds with --oracle-seeds FILE\n";
   const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
     std::error_code ec;
