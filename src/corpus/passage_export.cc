@@ -124,22 +124,24 @@ mark{background:#ffe58a;padding:0 .1rem;border-radius:2px}
 // The segment's text with each expression marked, its value as a tooltip.
 std::string highlighted(const Passage& p) {
   if (!p.text) return "<p class=\"missing\">(text not stored in this database)</p>";
-  const std::string& t = *p.text;
+  // Blank lines at the ends of a segment would show as space in the box.
+  std::string_view t = *p.text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ' || t.back() == '\r' || t.back() == '\t'))
+    t.remove_suffix(1);
   std::string out = "<p class=\"text\">";
   std::size_t at = 0;
   for (const Expression& e : p.expressions) {
     if (e.start < static_cast<std::int64_t>(at) || e.end > static_cast<std::int64_t>(t.size()) || e.end <= e.start)
       continue;  // overlapping or outside: left unmarked
-    temporal::append_xml_escaped(&out, std::string_view(t).substr(at, static_cast<std::size_t>(e.start) - at));
+    temporal::append_xml_escaped(&out, t.substr(at, static_cast<std::size_t>(e.start) - at));
     out += "<mark title=\"";
     temporal::append_xml_escaped(&out, e.value.empty() ? e.type : e.value + " (" + e.type + ")");
     out += "\">";
-    temporal::append_xml_escaped(&out, std::string_view(t).substr(static_cast<std::size_t>(e.start),
-                                                                   static_cast<std::size_t>(e.end - e.start)));
+    temporal::append_xml_escaped(&out, t.substr(static_cast<std::size_t>(e.start), static_cast<std::size_t>(e.end - e.start)));
     out += "</mark>";
     at = static_cast<std::size_t>(e.end);
   }
-  temporal::append_xml_escaped(&out, std::string_view(t).substr(std::min(at, t.size())));
+  temporal::append_xml_escaped(&out, t.substr(std::min(at, t.size())));
   return out + "</p>";
 }
 
