@@ -18,6 +18,11 @@ double changed_term(double rate, double t) {
 }  // namespace
 
 double estimate_change_rate(std::span<const ChangeObservation> history, const RatePrior& prior) {
+  return estimate_change_rate(history, FoldedVisits{}, prior);
+}
+
+double estimate_change_rate(std::span<const ChangeObservation> history, const FoldedVisits& folded,
+                            const RatePrior& prior) {
   const double prior_rate = std::clamp(prior.rate, kMinRate, kMaxRate);
   const double pseudo = prior.weight > 0 ? prior.weight : 1.0;
 
@@ -26,8 +31,8 @@ double estimate_change_rate(std::span<const ChangeObservation> history, const Ra
   // prior expects: a change with weight p = 1 - e^{-λ0 τ}, none with 1 - p.
   // Alone they put the maximum exactly at λ0; beside n real visits they
   // count as `pseudo` of them, whatever the page's pace.
-  double interval_sum = 0;
-  std::size_t intervals = 0;
+  double interval_sum = folded.interval_sum;
+  std::size_t intervals = folded.visits;
   for (const auto& o : history)
     if (std::isfinite(o.interval_s) && o.interval_s > 0) {
       interval_sum += o.interval_s;
@@ -36,7 +41,7 @@ double estimate_change_rate(std::span<const ChangeObservation> history, const Ra
   const double tau = intervals ? interval_sum / static_cast<double>(intervals) : 1.0 / prior_rate;
   const double p = -std::expm1(-prior_rate * tau);
 
-  double unchanged_time = pseudo * (1 - p) * tau;
+  double unchanged_time = pseudo * (1 - p) * tau + std::max(0.0, folded.unchanged_time);
   for (const auto& o : history)
     if (!o.changed && std::isfinite(o.interval_s) && o.interval_s > 0) unchanged_time += o.interval_s;
 
@@ -44,6 +49,8 @@ double estimate_change_rate(std::span<const ChangeObservation> history, const Ra
   // -Σ_unchanged t < 0 (λ → ∞): one root.
   auto g = [&](double rate) {
     double s = pseudo * p * changed_term(rate, tau);
+    if (folded.changed > 0 && folded.changed_mean_interval > 0)
+      s += folded.changed * changed_term(rate, folded.changed_mean_interval);
     for (const auto& o : history)
       if (o.changed && std::isfinite(o.interval_s) && o.interval_s > 0) s += changed_term(rate, o.interval_s);
     return s - unchanged_time;

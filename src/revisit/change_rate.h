@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace cronista::revisit {
@@ -48,6 +49,21 @@ struct RatePrior {
 // less, or not finite, are ignored. The result lies in
 // [kMinRate, kMaxRate].
 double estimate_change_rate(std::span<const ChangeObservation> history, const RatePrior& prior);
+
+// Older visits folded into sums, so a long history costs fixed memory: the
+// unchanged intervals only enter the likelihood as their total; changed
+// ones are approximated by their count and mean interval.
+struct FoldedVisits {
+  double unchanged_time = 0;
+  std::uint32_t changed = 0;
+  double changed_mean_interval = 0;
+  std::uint32_t visits = 0;  // all folded visits, changed or not
+  double interval_sum = 0;   // their intervals' total
+};
+
+// The same estimate over `history` and the folded older visits.
+double estimate_change_rate(std::span<const ChangeObservation> history, const FoldedVisits& folded,
+                            const RatePrior& prior);
 
 // Cho's bias-reduced estimator for n visits at a regular interval, x of
 // which saw a change: r = -ln((n - x + 0.5) / (n + 0.5)), λ = r / interval.
