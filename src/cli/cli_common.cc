@@ -57,9 +57,17 @@ std::optional<std::string> unknown_option(const CLI::App& app, int argc, char** 
   return std::nullopt;
 }
 
+// An empty list shows no default in --help (CLI11 would print "=[]").
+void hide_empty_defaults(CLI::App& app) {
+  for (CLI::Option* o : app.get_options())
+    if (o->get_default_str() == "[]") o->default_str("");
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) hide_empty_defaults(*sub);
+}
+
 }  // namespace
 
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  hide_empty_defaults(app);
   if (auto unknown = unknown_option(app, argc, argv)) {
     std::cerr << app.get_name() << ": " << *unknown << " (see --help)\n";
     return kExitUsage;
@@ -123,27 +131,29 @@ Status write_output(const std::string& path, const std::string& data) {
   return Status::Ok();
 }
 
-const CLI::Validator& non_negative() {
-  static const CLI::Validator v(
-      [](std::string& s) -> std::string {
+namespace {
+
+// A number above `bound` (or equal to it unless `strict`).
+CLI::Validator lower_bound(double bound, bool strict, const std::string& words, const std::string& name) {
+  return CLI::Validator(
+      [=](std::string& s) -> std::string {
         double d = 0;
         if (!CLI::detail::lexical_cast(s, d)) return "'" + s + "' is not a number";
-        if (d < 0) return "must be 0 or more, not " + s;
+        if (strict ? d <= bound : d < bound) return "must be " + words + ", not " + s;
         return {};
       },
-      "N>=0");
+      name);
+}
+
+}  // namespace
+
+const CLI::Validator& non_negative() {
+  static const CLI::Validator v = lower_bound(0, false, "0 or more", "N>=0");
   return v;
 }
 
 const CLI::Validator& positive() {
-  static const CLI::Validator v(
-      [](std::string& s) -> std::string {
-        double d = 0;
-        if (!CLI::detail::lexical_cast(s, d)) return "'" + s + "' is not a number";
-        if (d <= 0) return "must be more than 0, not " + s;
-        return {};
-      },
-      "N>0");
+  static const CLI::Validator v = lower_bound(0, true, "more than 0", "N>0");
   return v;
 }
 

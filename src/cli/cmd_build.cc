@@ -16,6 +16,7 @@ namespace cronista::cli {
 
 int cmd_build(int argc, char** argv) {
   CLI::App app{"Tag and segment a whole collection into a database.", "cronista build"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::string input, format, db, out, granularity = "sentence", resources;
   int threads = 0;
   std::size_t batch = 500;

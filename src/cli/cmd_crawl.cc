@@ -48,7 +48,7 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD (required for a new crawl)");
   app.add_option("--to", a.to, "end of the period, inclusive (required for a new crawl)");
   app.add_option("--seeds", a.seeds, "file with one seed URL per line");
-  app.add_option("urls", a.urls, "seed URLs")->default_str("");
+  app.add_option("urls", a.urls, "seed URLs");
   app.add_option("--db", a.db, "SQLite database of the crawl")->required();
   app.add_option("--mode", a.mode, "temporal or general")->check(CLI::IsMember({"temporal", "general"}));
   app.add_option("--max-pages", a.max_pages, "stop after this many pages (0: no limit)")->check(non_negative());
@@ -59,7 +59,6 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--allow-host", a.allow_hosts,
                  "also crawl this host (\"*.example.pt\": and its subdomains) besides the seeds' own; with it, other "
                  "hosts are left out; repeatable")
-      ->default_str("")
       ->allow_extra_args(false);
   app.add_flag("--same-host", a.same_host, "only crawl the seeds' hosts");
   app.add_option("--delay-ms", a.delay_ms, "minimum gap between requests to one host, in milliseconds")
@@ -94,7 +93,6 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--patterns", o.pattern_files,
                  "tagger pattern file, repeatable, later ones layered over earlier ones "
                  "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
-      ->default_str("")
       ->allow_extra_args(false);
   app.add_flag("--quiet", a.quiet, "no start banner or progress line (the summary is still printed)");
 }
@@ -130,18 +128,6 @@ std::string megabytes(std::int64_t bytes) {
   return b;
 }
 
-std::string duration(double seconds) {
-  char b[32];
-  const long s = static_cast<long>(seconds + 0.5);
-  if (s >= 3600)
-    std::snprintf(b, sizeof b, "%ldh%02ldm%02lds", s / 3600, s / 60 % 60, s % 60);
-  else if (s >= 60)
-    std::snprintf(b, sizeof b, "%ldm%02lds", s / 60, s % 60);
-  else
-    std::snprintf(b, sizeof b, "%.1f s", seconds);
-  return b;
-}
-
 void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
   std::string ua = o.user_agent;
   if (ua.empty()) ua = std::string("cronista/") + CRONISTA_VERSION + (o.contact.empty() ? "" : " (+" + o.contact + ")");
@@ -162,7 +148,7 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
   std::snprintf(line, sizeof line, "relevant pages: %lld (%.1f%%, by the crawl's own judgement)\n",
                 static_cast<long long>(s.total_relevant), s.total_pages ? 100.0 * s.total_relevant / s.total_pages : 0.0);
   out += line;
-  std::snprintf(line, sizeof line, "elapsed: %s; pages/s: %.1f\n", duration(s.seconds).c_str(),
+  std::snprintf(line, sizeof line, "elapsed: %s; pages/s: %.1f\n", crawler::clock_time(s.seconds).c_str(),
                 s.seconds > 0 ? s.pages / s.seconds : 0.0);
   out += line;
   std::snprintf(line, sizeof line, "in-scope share: %.1f%% of %lld segments\n",
@@ -227,8 +213,14 @@ int cmd_crawl(int argc, char** argv) {
     auto stored = crawler::read_stored_crawl(a.db);
     if (!stored.ok()) return fail("crawl", stored.status().message());
     if (!*stored) return fail("crawl", "database '" + a.db + "' holds no crawl to resume (drop --resume to start one)");
+    if ((*stored)->unrecorded_args && (a.from.empty() || a.to.empty()))
+      return fail("crawl", "database '" + a.db +
+                               "' was written by an older cronista that did not record the crawl's options: give them "
+                               "again with --resume (at least --from and --to)",
+                  kExitUsage);
     CrawlArgs merged;
-    std::vector<std::vector<std::string>> layers = (*stored)->run_args;
+    std::vector<std::vector<std::string>> layers;
+    if (!(*stored)->unrecorded_args) layers = (*stored)->run_args;
     layers.push_back(given);
     for (std::size_t i = 0; i < layers.size(); ++i) {
       CLI::App layer{"", "cronista crawl"};
@@ -319,7 +311,7 @@ int cmd_crawl(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  if (!a.quiet) print_banner(a, o);
+  if (!a.quiet) o.on_started = [&a, &o] { print_banner(a, o); };
   auto summary = crawler::run_crawl(o, &g_stop);
   auto outcome = crawler::crawl_outcome(a.db);
   const bool nothing_kept = fresh && (!outcome.ok() || outcome->pages == 0);

@@ -11,6 +11,7 @@ namespace cronista::cli {
 
 int cmd_eval_crawl(int argc, char** argv) {
   CLI::App app{"Precision and recall of crawls against a sample web's ground truth.", "cronista eval-crawl"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   eval::EvalCrawlOptions o;
   std::string out;
   bool no_oracle = false;

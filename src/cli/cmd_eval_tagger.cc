@@ -36,6 +36,7 @@ std::set<std::string> split_ids(const std::vector<std::string>& items) {
 
 int cmd_eval_tagger(int argc, char** argv) {
   CLI::App app{"Score the tagger against TimeML (.tml) or HAREM gold annotations.", "cronista eval-tagger"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::vector<std::string> gold, only, skip;
   std::string format = "text", out, home, scheme = "auto";
   bool errors = false;

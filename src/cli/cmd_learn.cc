@@ -17,6 +17,7 @@ namespace cronista::cli {
 
 int cmd_learn(int argc, char** argv) {
   CLI::App app{"Learn temporal-expression patterns from a corpus (co-occurrence processor).", "cronista learn"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::vector<std::string> corpus;
   std::string resources, home, out;
   temporal::LearnerOptions options;

@@ -119,6 +119,13 @@ article h3 a{color:#1a4f8b;text-decoration:none}
 mark{background:#ffe58a;padding:0 .1rem;border-radius:2px}
 .chronons{font:13px/1.4 system-ui,sans-serif;color:#555;margin:.3rem 0 0}
 .missing{color:#a33;font-style:italic}
+details.kwic{margin:1rem 0;font:14px/1.4 system-ui,sans-serif}
+details.kwic summary{cursor:pointer;color:#1a4f8b}
+.kwic table{border-collapse:collapse;width:100%;table-layout:fixed}
+.kwic td{padding:.15rem .3rem;white-space:nowrap;overflow:hidden}
+.kwic td.left{text-align:right;width:42%;direction:rtl}
+.kwic td.key{text-align:center;width:16%;white-space:normal}
+.kwic td.right{width:42%;text-overflow:ellipsis}
 )css";
 
 // The segment's text with each expression marked, its value as a tooltip.
@@ -162,6 +169,47 @@ void write_html_passage(std::ostream& out, const Passage& p) {
     s += (i ? ", " : "") + temporal::xml_escape(p.chronons[i].value);
   s += "</p>\n</article>\n";
   out << s;
+}
+
+// The keyword-in-context line of each date of a passage: up to kContext
+// bytes on each side (cut at a character boundary, line breaks as spaces),
+// the date in the middle, as a concordance shows it.
+constexpr std::size_t kContext = 70;
+constexpr std::size_t kMaxConcordanceRows = 400;  // per year
+
+std::string one_line(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  return out;
+}
+
+void add_concordance(std::string& rows, std::size_t& count, const Passage& p) {
+  if (!p.text) return;
+  const std::string_view t = *p.text;
+  auto boundary = [&](std::size_t i) {  // back to the start of a UTF-8 character
+    while (i > 0 && i < t.size() && (static_cast<unsigned char>(t[i]) & 0xC0) == 0x80) --i;
+    return i;
+  };
+  for (const Expression& e : p.expressions) {
+    if (count >= kMaxConcordanceRows) return;
+    const auto start = static_cast<std::size_t>(e.start), end = static_cast<std::size_t>(e.end);
+    if (end > t.size() || start >= end) continue;
+    const std::size_t from = boundary(start > kContext ? start - kContext : 0);
+    const std::size_t to = boundary(std::min(t.size(), end + kContext));
+    rows += "<tr><td class=\"left\"><span dir=\"ltr\">" + temporal::xml_escape(one_line(t.substr(from, start - from))) +
+            "</span></td><td class=\"key\"><mark title=\"" + temporal::xml_escape(e.value) + "\">" +
+            temporal::xml_escape(one_line(t.substr(start, end - start))) + "</mark></td><td class=\"right\">" +
+            temporal::xml_escape(one_line(t.substr(end, to - end))) + "</td></tr>\n";
+    ++count;
+  }
+}
+
+void write_concordance(std::ostream& out, const std::string& rows, std::size_t count) {
+  if (rows.empty()) return;
+  out << "<details class=\"kwic\"><summary>The dates in context (" << count
+      << (count >= kMaxConcordanceRows ? ", the first " + std::to_string(kMaxConcordanceRows) : std::string())
+      << ")</summary>\n<table>\n" << rows << "</table>\n</details>\n";
 }
 
 // ---- reading ----
@@ -313,6 +361,8 @@ Result<ExportStats> export_passages(Database& db, const ExportOptions& o, std::o
   }
   bool first_group = true;
   std::optional<int> group;
+  std::string concordance;  // of the current year
+  std::size_t concordance_rows = 0;
   while (auto p = reader.next()) {
     ++stats.passages;
     if (!p->text) ++stats.without_text;
@@ -321,7 +371,12 @@ Result<ExportStats> export_passages(Database& db, const ExportOptions& o, std::o
       case ExportFormat::Jsonl: write_jsonl(out, *p); break;
       case ExportFormat::Html:
         if (first_group || p->year != group) {
-          if (!first_group) out << "</section>\n";
+          if (!first_group) {
+            write_concordance(out, concordance, concordance_rows);
+            out << "</section>\n";
+          }
+          concordance.clear();
+          concordance_rows = 0;
           first_group = false;
           group = p->year;
           const auto it = reader.year_counts().find(group);
@@ -330,13 +385,17 @@ Result<ExportStats> export_passages(Database& db, const ExportOptions& o, std::o
               << (n == 1 ? " passage" : " passages") << "</small></h2>\n";
         }
         write_html_passage(out, *p);
+        add_concordance(concordance, concordance_rows, *p);
         break;
     }
     if (!out) return Status::Error("export: cannot write the output");
   }
   if (Status s = reader.status(); !s.ok()) return s;
   if (o.format == ExportFormat::Html) {
-    if (!first_group) out << "</section>\n";
+    if (!first_group) {
+      write_concordance(out, concordance, concordance_rows);
+      out << "</section>\n";
+    }
     out << "</main>\n</body>\n</html>\n";
   }
   out.flush();

@@ -8,7 +8,8 @@
 // Formats: CSV (RFC 4180, one row per passage, expressions and values joined
 // by " | "), JSON Lines (one object per passage) and a self-contained HTML
 // page grouped by the year the passage speaks of (its earliest placeable
-// chronon), each date highlighted in its sentence, with a list of years.
+// chronon), each date highlighted in its sentence, with a list of years and,
+// per year, a concordance of the dates in context (keyword in context).
 // Output is streamed: memory stays small whatever the database's size.
 #pragma once
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "corpus/report.h"
+#include "crawler/crawl_record.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -199,13 +200,6 @@ std::string pair(const std::string& table, const std::string& chart) {
   return "<div class=\"pair\"><div>" + table + "</div><div>" + chart + "</div></div>\n";
 }
 
-std::string duration(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  if (s >= 3600) return std::to_string(s / 3600) + " h " + std::to_string(s / 60 % 60) + " min";
-  if (s >= 60) return std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
-  return std::to_string(s) + " s";
-}
-
 std::string card(const CollectionReport& r) {
   const ReportReading& g = r.reading;
   auto item = [](const std::string& k, const std::string& v) {
@@ -221,7 +215,7 @@ std::string card(const CollectionReport& r) {
     out += item("pages downloaded", std::to_string(g.pages));
     out += item("relevant pages", std::to_string(g.relevant) + " (" +
                                       fmt("%.1f%%", g.pages ? 100.0 * g.relevant / g.pages : 0.0) + ")*");
-    out += item("elapsed", duration(g.elapsed_seconds));
+    out += item("elapsed", crawler::clock_time(g.elapsed_seconds));
   }
   out += item("documents", std::to_string(g.documents));
   out += item("temporal expressions", std::to_string(g.expressions));

@@ -26,6 +26,7 @@
 #include <unordered_set>
 
 #include "crawler/charset.h"
+#include "crawler/crawl_record.h"
 #include "crawler/crawl_store.h"
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
@@ -96,19 +97,6 @@ std::optional<std::chrono::milliseconds> retry_after(const std::string& value) {
   if (t < 0) return std::nullopt;
   const auto delta = std::chrono::system_clock::from_time_t(t) - std::chrono::system_clock::now();
   return std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(delta));
-}
-
-// 75 s → "1m15s", 3700 s → "1h01m40s".
-std::string clock_time(double seconds) {
-  const long s = static_cast<long>(seconds + 0.5);
-  char b[32];
-  if (s >= 3600)
-    std::snprintf(b, sizeof b, "%ldh%02ldm%02lds", s / 3600, s / 60 % 60, s % 60);
-  else if (s >= 60)
-    std::snprintf(b, sizeof b, "%ldm%02lds", s / 60, s % 60);
-  else
-    std::snprintf(b, sizeof b, "%lds", s);
-  return b;
 }
 
 std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + "://" + u.authority(); }
@@ -924,6 +912,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     if (store_) store_->finish("error");
     return s;
   }
+  if (o_.on_started) o_.on_started();
   started_ = last_progress_ = Clock::now();
   std::string end_reason;
   for (;;) {

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <filesystem>
 
 #include "store/database.h"
@@ -85,6 +86,18 @@ Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
 
 }  // namespace
 
+std::string clock_time(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char b[32];
+  if (s >= 3600)
+    std::snprintf(b, sizeof b, "%ldh%02ldm%02lds", s / 3600, s / 60 % 60, s % 60);
+  else if (s >= 60)
+    std::snprintf(b, sizeof b, "%ldm%02lds", s / 60, s % 60);
+  else
+    std::snprintf(b, sizeof b, "%lds", s);
+  return b;
+}
+
 std::string encode_args(const std::vector<std::string>& args) { return nlohmann::json(args).dump(); }
 
 Result<std::vector<std::string>> decode_args(const std::string& text) {
@@ -108,15 +121,14 @@ Result<std::optional<StoredCrawl>> read_stored_crawl(const std::string& db_path)
     if (!st.ok()) return st.status();
     while (st->step()) {
       auto args = decode_args(st->column_text(0));
-      if (!args.ok())
-        return Status::Error("database '" + db_path +
-                             "' was written by an older cronista that did not record its arguments: resume it with "
-                             "all of its original options and --resume");
-      c.run_args.push_back(std::move(*args));
+      if (args.ok())
+        c.run_args.push_back(std::move(*args));
+      else
+        c.unrecorded_args = true;
     }
     if (!st->status().ok()) return st->status();
   }
-  if (c.run_args.empty()) return std::optional<StoredCrawl>();
+  if (c.run_args.empty() && !c.unrecorded_args) return std::optional<StoredCrawl>();
   auto st = (*db)->prepare("SELECT url FROM urls WHERE depth = 0 AND redirects = 0 ORDER BY seq");
   if (!st.ok()) return st.status();
   while (st->step()) c.seeds.push_back(st->column_text(0));

@@ -23,12 +23,17 @@ namespace cronista::crawler {
 struct StoredCrawl {
   std::vector<std::vector<std::string>> run_args;
   std::vector<std::string> seeds;
+  // Some run recorded its command line as plain text (an older cronista):
+  // its arguments are unknown and must be given again.
+  bool unrecorded_args = false;
 };
 
 // The crawl recorded in `db_path`; nullopt when there is no such file or it
-// holds no crawl. An error when a run's arguments are not a JSON array of
-// strings (a database written by an older cronista).
+// holds no crawl.
 Result<std::optional<StoredCrawl>> read_stored_crawl(const std::string& db_path);
+
+// A duration as people read it: "42s", "3m05s", "1h02m40s".
+std::string clock_time(double seconds);
 
 // The arguments as runs.args stores them, and back.
 std::string encode_args(const std::vector<std::string>& args);

@@ -101,6 +101,27 @@ TEST(ExportCommand, HtmlGroupsPassagesByYearAndMarksEachDate) {
   EXPECT_NE(html.find("</html>"), std::string::npos);
 }
 
+// Each year ends with a concordance: the words before, the date, the words
+// after, one line per date.
+TEST(ExportCommand, HtmlShowsEachYearsDatesInContext) {
+  REQUIRE_TAGGER();
+  TempDir tmp;
+  const std::string db = built_collection(tmp);
+  auto r = run_cronista({"export", "--db", db, "--format", "html"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string& html = r.out;
+  const auto section = html.find("<section id=\"y1911\">");
+  const auto kwic = html.find("<details class=\"kwic\"><summary>The dates in context (1)</summary>", section);
+  ASSERT_NE(kwic, std::string::npos) << html;
+  EXPECT_LT(kwic, html.find("</section>", section));
+  EXPECT_NE(html.find("<td class=\"left\"><span dir=\"ltr\">O presidente lembrou que a escola abriu em "
+                      "</span></td><td class=\"key\"><mark title=\"1911-10\">outubro de 1911</mark></td>"
+                      "<td class=\"right\">.",
+                      kwic),
+            std::string::npos)
+      << html.substr(kwic);
+}
+
 TEST(ExportCommand, InScopeKeepsTheCrawlsPassagesInsideItsPeriod) {
   REQUIRE_TAGGER();
   TestServer server;

@@ -126,6 +126,53 @@ TEST(CrawlOutcome, AllowHostAddsHostsToTheSeedsOwn) {
   EXPECT_EQ(third.server().count("/"), 0);
 }
 
+// A database whose runs recorded their command line as plain text (before
+// the arguments were kept as JSON) resumes when the options are given again.
+TEST(CrawlResume, ADatabaseWithoutRecordedOptionsAsksForThem) {
+  Site site;
+  site.page("/", html("<p>Em 1942.</p>"));
+  site.start();
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista(quick({"crawl", "--from", "1939", "--to", "1945", "--db", db, site.url("/")}));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  {
+    auto d = store::Database::open(db);
+    ASSERT_TRUE(d.ok());
+    ASSERT_TRUE(d->exec("UPDATE runs SET args = '--from 1939 --to 1945 --db c.db'").ok());
+  }
+  r = testing::run_cronista({"crawl", "--resume", "--db", db});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("did not record the crawl's options: give them again with --resume"), std::string::npos)
+      << r.err;
+  r = testing::run_cronista({"crawl", "--resume", "--db", db, "--from", "1939", "--to", "1945", "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+TEST(CrawlProgress, ABannerAndAProgressLineWithElapsedTimeShareOfMaxPagesAndEta) {
+  Site site;
+  std::string links;
+  for (int i = 0; i < 12; ++i) {
+    site.page("/p" + std::to_string(i), html("<p>Em 194" + std::to_string(i % 6) + ".</p>"));
+    links += "<a href=\"/p" + std::to_string(i) + "\">p</a> ";
+  }
+  site.page("/", html("<p>Em 1942. " + links + "</p>"));
+  site.start();
+  TempDir tmp;
+  auto r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--db", (tmp / "c.db").string(),
+                                  "--delay-ms", "0", "--max-pages", "10", "--contact", "mailto:eu@example.pt",
+                                  site.url("/")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("crawl: a temporal crawl of 1939..1945 from 1 seed into " + (tmp / "c.db").string()),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("user agent \"cronista/"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("(+mailto:eu@example.pt)\", 0 ms between requests to a host, at most 10 pages"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("s elapsed, 10 pages (100% of 10, ETA 0s)"), std::string::npos) << r.err;
+}
+
 TEST(CrawlOptions, AMistypedOptionIsReportedAsUnknownWithTheNearestName) {
   auto r = testing::run_cronista({"crawl", "--form", "1939", "--to", "1945", "--db", "x.db", "http://127.0.0.1:9/"});
   EXPECT_EQ(r.exit_code, 2);
