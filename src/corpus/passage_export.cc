@@ -123,9 +123,9 @@ details.kwic{margin:1rem 0;font:14px/1.4 system-ui,sans-serif}
 details.kwic summary{cursor:pointer;color:#1a4f8b}
 .kwic table{border-collapse:collapse;width:100%;table-layout:fixed}
 .kwic td{padding:.15rem .3rem;white-space:nowrap;overflow:hidden}
-.kwic td.left{text-align:right;width:42%;direction:rtl}
-.kwic td.key{text-align:center;width:16%;white-space:normal}
-.kwic td.right{width:42%;text-overflow:ellipsis}
+.kwic td.left{text-align:right;width:40%;direction:rtl}
+.kwic td.key{text-align:center;width:20%;text-overflow:ellipsis}
+.kwic td.right{width:40%;text-overflow:ellipsis}
 )css";
 
 // The segment's text with each expression marked, its value as a tooltip.
