@@ -169,20 +169,41 @@ Chart table_chart(const ReportTable& t, std::string x_title) {
 }
 
 // Years in a row, in bins of 1, 10 or 100 years so that about 60 bars or
-// fewer cover the span.
-Chart year_chart(const std::map<int, std::int64_t>& years) {
+// fewer cover the span from the 0.5th to the 99.5th percentile of the
+// mentions; the few years beyond (a stray "4800" of noise, one "1066") are
+// counted in the first and last bars, labelled "≤" and "≥".
+Chart year_chart(const std::map<int, std::int64_t>& years, std::int64_t* folded) {
   Chart c{"Years the content speaks of", "year spoken of", "segments", {}, {}, false};
+  *folded = 0;
   if (years.empty()) return c;
-  const int lo = years.begin()->first, hi = years.rbegin()->first;
+  std::int64_t total = 0;
+  for (const auto& [y, n] : years) total += n;
+  int lo = years.begin()->first, hi = years.rbegin()->first;
+  std::int64_t seen = 0;
+  bool lo_set = false;
+  for (const auto& [y, n] : years) {
+    seen += n;
+    if (!lo_set && seen * 200 > total) lo = y, lo_set = true;
+    if (seen * 200 >= total * 199) {
+      hi = y;
+      break;
+    }
+  }
   const int bin = hi - lo < 60 ? 1 : hi - lo < 600 ? 10 : 100;
   auto floor_to = [bin](int y) { return y >= 0 ? y / bin * bin : -((-y + bin - 1) / bin) * bin; };
+  const int first = floor_to(lo), last = floor_to(hi);
   Series s{"segments speaking of the year", {}, "#3b6ea8"};
-  for (int b = floor_to(lo); b <= hi; b += bin) {
+  for (int b = first; b <= last; b += bin) {
     c.labels.push_back(std::to_string(b) + (bin == 10 ? "s" : bin == 100 ? "–" + std::to_string(b + 99) : ""));
-    double n = 0;
-    for (auto it = years.lower_bound(b); it != years.end() && it->first < b + bin; ++it) n += static_cast<double>(it->second);
-    s.values.push_back(n);
+    s.values.push_back(0);
   }
+  for (const auto& [y, n] : years) {
+    const int b = std::clamp(floor_to(y), first, last);
+    s.values[static_cast<std::size_t>((b - first) / bin)] += static_cast<double>(n);
+    if (y < first || y >= last + bin) *folded += n;
+  }
+  if (years.begin()->first < first) c.labels.front() = "≤" + c.labels.front();
+  if (years.rbegin()->first >= last + bin) c.labels.back() = "≥" + c.labels.back();
   c.series.push_back(std::move(s));
   return c;
 }
@@ -310,7 +331,7 @@ h2{font-size:1.25rem;margin:2.2rem 0 .6rem;padding-bottom:.2rem;border-bottom:1p
 .card dl{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.8rem 1.4rem;margin:0}
 .card dt{font-size:.8rem;color:#59636e;text-transform:uppercase;letter-spacing:.03em}
 .card dd{margin:0;font-size:1.15rem;font-weight:600}
-nav ol{columns:2 16rem;margin:.3rem 0;padding-left:1.4rem}
+nav ol{columns:2 20rem;column-gap:3rem;margin:.3rem 0;padding-left:1.8rem}
 nav a,td a{color:#2457a0}
 .pair{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.4rem;align-items:start}
 @media (max-width:900px){.pair{grid-template-columns:minmax(0,1fr)}}
@@ -344,9 +365,15 @@ std::string render_html(const CollectionReport& r) {
   if (g.crawl) body += crawl_sections(r, toc);
 
   toc.push_back({"timeline", "Years the content speaks of", ""});
-  body += heading(toc.back()) + bar_chart(year_chart(g.year_mentions)) +
+  std::int64_t folded = 0;
+  const Chart years = year_chart(g.year_mentions, &folded);
+  body += heading(toc.back()) + bar_chart(years) +
           "<p class=\"note\">Segments speaking of each year: every date of a year or finer counts for its year "
-          "(a decade or a century names no year).</p>\n";
+          "(a decade or a century names no year).";
+  if (folded > 0)
+    body += " " + std::to_string(folded) + " mentions of years before or after the bars shown (the outer 1%) are "
+            "counted in the first and last bars.";
+  body += "</p>\n";
   toc.push_back({"frequent", "Most frequent dates and expressions", ""});
   body += heading(toc.back()) +
           pair(frequency_table("date (day or month)", g.top_dates, "segments"),

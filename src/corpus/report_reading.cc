@@ -107,12 +107,13 @@ Status compute_reading(Database& db, CollectionReport& report) {
                   });
   if (!s.ok()) return s;
   s = rows(db,
-           "SELECT value, count(DISTINCT segment_id) AS n FROM chronons WHERE granularity IN ('day', 'month') "
+           "SELECT value, count(DISTINCT segment_id) AS n FROM chronons WHERE granularity IN ('day', 'month') AND "
+           "first_day IS NOT NULL "
            "GROUP BY value ORDER BY n DESC, value LIMIT " + std::to_string(kTopEntries),
            [&](Statement& st) { r.top_dates.emplace_back(st.column_text(0), st.column_int(1)); });
   if (!s.ok()) return s;
   s = rows(db,
-           "SELECT min(text), count(*) AS n FROM expressions GROUP BY lower(text) ORDER BY n DESC, 1 LIMIT " +
+           "SELECT max(text), count(*) AS n FROM expressions GROUP BY lower(text) ORDER BY n DESC, 1 LIMIT " +
                std::to_string(kTopEntries),
            [&](Statement& st) { r.top_expressions.emplace_back(st.column_text(0), st.column_int(1)); });
   if (!s.ok()) return s;

@@ -159,6 +159,20 @@ TEST(ReportHtml, AnEmptyDatabaseSaysNoDataInsteadOfBlankCharts) {
   EXPECT_NE(html.find("No data for “Documents by number of temporal expressions”."), std::string::npos);
 }
 
+// A stray year far from the others (noise, or one mention of 1066) does not
+// stretch the timeline: it is counted in the first or last bar, and said so.
+TEST(ReportHtml, TheTimelineFoldsTheOuterYearsIntoItsEndBars) {
+  corpus::CollectionReport r;
+  for (int y = 1939; y <= 1945; ++y) r.reading.year_mentions[y] = 100;
+  r.reading.year_mentions[1066] = 1;
+  r.reading.year_mentions[4800] = 1;
+  const std::string html = corpus::render_html(r);
+  EXPECT_NE(html.find(">≤1939</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find(">≥1945</text>"), std::string::npos) << html;
+  EXPECT_EQ(html.find(">1066"), std::string::npos);
+  EXPECT_NE(html.find("2 mentions of years before or after the bars shown"), std::string::npos);
+}
+
 // A span of days too long to read is also given in years.
 TEST(ReportHtml, DaysTooManyToReadAreAlsoGivenInYears) {
   corpus::CollectionReport r;
