@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -189,6 +190,36 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
   std::fputs(out.c_str(), stderr);
 }
 
+// The arguments as recorded for --resume: the values of the options that
+// name files made absolute, so that the crawl resumes from any folder.
+std::vector<std::string> recorded_args(const std::vector<std::string>& given) {
+  static const std::set<std::string> kPathOptions = {"--db", "--warc", "--order-out", "--seeds", "--ca-file",
+                                                     "--home", "--resources", "--patterns"};
+  auto absolute = [](const std::string& path) {
+    std::error_code ec;
+    const auto a = std::filesystem::absolute(path, ec);
+    return ec || path.empty() || path == "-" ? path : a.lexically_normal().string();
+  };
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    const std::string& arg = given[i];
+    const auto eq = arg.find('=');
+    if (arg == "--") {
+      out.insert(out.end(), given.begin() + static_cast<std::ptrdiff_t>(i), given.end());
+      break;
+    }
+    if (eq != std::string::npos && kPathOptions.count(arg.substr(0, eq))) {
+      out.push_back(arg.substr(0, eq + 1) + absolute(arg.substr(eq + 1)));
+    } else if (kPathOptions.count(arg) && i + 1 < given.size()) {
+      out.push_back(arg);
+      out.push_back(absolute(given[++i]));
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 // Removes what a new crawl created when it kept nothing, so that the
 // corrected command can run with the same paths.
 void remove_created(const std::vector<std::pair<std::string, bool>>& files) {
@@ -294,7 +325,7 @@ int cmd_crawl(int argc, char** argv) {
   o.resume = a.resume;
   o.home = a.resources;
   o.progress = !a.quiet;
-  o.args = crawler::encode_args(given);
+  o.args = crawler::encode_args(recorded_args(given));
 
   std::error_code ec;
   const std::vector<std::pair<std::string, bool>> files = {

@@ -1,5 +1,6 @@
 // `cronista crawl` as a process: the command line, SIGTERM, kill -9 and
 // --resume (nothing lost, nothing downloaded twice but what was in flight).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -181,6 +182,35 @@ TEST(CrawlCommand, SigintExits130AndNamesTheResumeCommandThatNeedsOnlyTheDatabas
   // The mode and period came from the database, as did --order-out.
   EXPECT_EQ(rows(db, "SELECT mode, period_from, period_to FROM runs ORDER BY id"),
             (std::vector<std::string>{"general|1939|1945", "general|1939|1945"}));
+}
+
+// The recorded options name files by absolute paths: a crawl started with
+// relative ones resumes from another folder and writes to the same files.
+TEST(CrawlCommand, ACrawlStartedWithRelativePathsResumesFromAnotherFolder) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  std::filesystem::create_directories(tmp / "trabalho");
+  const std::string db = (tmp / "trabalho" / "c.db").string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chdir((tmp / "trabalho").c_str()) != 0) ::_exit(120);
+    const int fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::execl(testing::cronista_binary().c_str(), "cronista", "crawl", "--from", "1939", "--to", "1945", "--mode",
+            "general", "--db", "c.db", "--order-out", "order.txt", "--delay-ms", "5", "--max-pages", "20", "--quiet",
+            site.url("/").c_str(), static_cast<char*>(nullptr));
+    ::_exit(121);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  ASSERT_EQ(lines_in(tmp / "trabalho" / "order.txt"), 20);
+  auto r = testing::run_cronista({"crawl", "--resume", "--db", db, "--max-pages", "30", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_in(tmp / "trabalho" / "order.txt"), 30) << "the order file of the first run was continued";
 }
 
 TEST(CrawlCommand, StopsAtMaxPagesAndPrintsASummary) {
