@@ -76,8 +76,8 @@ struct CollectionReport {
   std::string database;  // path of the database reported on
   std::vector<ReportTable> tables;
   std::vector<std::string> notes;  // report-wide remarks (e.g. no crawl tables)
-  // For the timeline chart: documents per year of content time (the median
-  // year of the dates they mention) and per year of creation date.
+  // Per year: documents by content time (the median year of the dates they
+  // mention) and by creation date (table 6.16).
   std::map<int, std::int64_t> content_years;
   std::map<int, std::int64_t> creation_years;
   // For a crawl: (pages downloaded, precision so far) at each checkpoint.
