@@ -94,6 +94,10 @@ class Resolver {
 
  private:
   Resolution resolve_tokens(const std::vector<Token>& tokens, const Pattern& pattern, const ResolveContext& ctx) const;
+  // An interval's two ends resolved apart (resolver_intervals.cc); nothing
+  // when the span has no range connector to cut at.
+  std::optional<Resolution> resolve_interval(const std::vector<Token>& tokens, const Pattern& pattern,
+                                             const ResolveContext& ctx) const;
   const Lexicon* lex_;
 };
 
