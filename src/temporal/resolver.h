@@ -43,6 +43,7 @@ struct ResolveContext {
   std::size_t start = 0, end = 0;
   bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
   bool que_after = false;        // "há três anos que…" opening a clause
+  bool offset_in = false;        // an OFFSET_PREPOSITION right before ("chega em meia hora")
   // +1 when the words before point forward ("até maio"), -1 backward
   // ("desde janeiro", "findo a 31 de março"), 0 otherwise.
   int direction = 0;

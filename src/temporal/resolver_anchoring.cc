@@ -161,10 +161,15 @@ bool Composition::weekdays() {
     };
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
                                       (ctx.direction > 0 || (ctx.direction == 0 && clause_future())));
-    if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
+    if (f.unit == "W" && f.rel_kind == Facts::RelKind::Deictic) {
+      // "a sexta da semana que vem", "a quarta desta semana": that day of the
+      // week named, weeks running Monday to Sunday.
+      delta = f.weekday - today + 7 * (f.rel_this ? 0 : f.rel);
+    } else if (f.rel_this && f.rel_kind == Facts::RelKind::Deictic) {
       // "esta sexta-feira": the one of the current week.
     } else if (f.rel < 0) {
       if (delta >= 0) delta -= 7;
+      delta -= 7 * (-1 - f.rel);  // "domingo retrasado": one week further back
     } else if (f.rel > 0) {
       if (delta <= 0) delta += 7;
     } else if (future) {

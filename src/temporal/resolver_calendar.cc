@@ -41,6 +41,7 @@ Date Composition::shift_unit(const Date& base, const std::string& unit, long k) 
   if (unit == "M") return add_months(base, static_cast<int>(k));
   if (unit == "Q") return add_months(base, static_cast<int>(3 * k));
   if (unit == "HALF") return add_months(base, static_cast<int>(6 * k));
+  if (unit == "T") return add_months(base, static_cast<int>(4 * k));
   if (unit == "W") return add_days(base, static_cast<int>(7 * k));
   if (unit == "F") return add_days(base, static_cast<int>(14 * k));
   if (unit == "E") return add_months(base, static_cast<int>(120 * k));
@@ -150,6 +151,39 @@ bool Composition::day_of_unit() {
     return true;
   }
   return false;
+}
+
+// "o segundo mês de 2020", "o penúltimo trimestre de 2019", "o terceiro
+// quadrimestre de 2011", "a última semana de 2015": a part of a year counted
+// from its start (an ordinal) or from its end ("último", "penúltimo").
+bool Composition::part_of_year_counted() {
+  if (f.year < 0 || f.month > 0 || f.day > 0 || f.quarter > 0 || f.half > 0 || f.quantified_unit) return false;
+  if (f.ordinal <= 0 && f.from_end <= 0 && f.rel >= 0) return false;
+  const int y = f.year;
+  int parts = 0;
+  if (f.unit == "M") parts = 12;
+  else if (f.unit == "Q") parts = 4;
+  else if (f.unit == "T") parts = 3;
+  else if (f.unit == "HALF") parts = 2;
+  else if (f.unit == "W") parts = iso_week(Date{y, 12, 28}).week;
+  else return false;
+  const int k = f.ordinal > 0 ? f.ordinal : parts + 1 - (f.from_end > 0 ? f.from_end : 1);
+  if (k < 1 || k > parts) return false;
+  if (res.type == TimexType::Duration || res.type == TimexType::Set) res.type = TimexType::Date;
+  if (f.unit == "M") {
+    set_month(y, k);
+  } else if (f.unit == "W") {
+    const Date monday = iso_week_monday(y, k);
+    res.value = pad(y, 4) + "-W" + pad(k, 2);
+    res.chronons = {Chronon::of_month(monday.year, monday.month)};
+    res.new_anchor = Anchor{y, -1, -1};
+  } else {
+    const char* letter = f.unit == "Q" ? "-Q" : f.unit == "T" ? "-T" : "-H";
+    res.value = pad(y, 4) + letter + std::to_string(k);
+    res.chronons = {Chronon::of_year(y)};
+    res.new_anchor = f.unit == "Q" ? Anchor{y, (k - 1) * 3 + 1, -1, k} : Anchor{y, -1, -1};
+  }
+  return true;
 }
 
 bool Composition::explicit_year() {

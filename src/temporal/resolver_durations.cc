@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "temporal/tense.h"
 #include "temporal/text_fold.h"
 
 namespace cronista::temporal::resolver_rules {
@@ -24,6 +25,7 @@ std::string duration_value(double amount, bool vague, const std::string& unit) {
   if (u == "HALF") { u = "M"; a *= 6; }
   if (u == "F") { u = "W"; a *= 2; }
   if (u == "Q" && !vague) { u = "M"; a *= 3; }
+  if (u == "T" && !vague) { u = "M"; a *= 4; }
   const bool t = is_time_unit(u);
   std::string letter = u == "MIN" ? "M" : u;
   if (vague || a < 0) return std::string(t ? "PT" : "P") + "X" + letter;
@@ -115,6 +117,16 @@ bool Composition::durations() {
       (f.ordinal == 1 || f.rel_kind != Facts::RelKind::None))
     duration = true;
   if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
+  // "chega em meia hora", "sai em cinco dias": a count of weeks, days or hours
+  // after "em" in a clause not in the past is the instant it ends; "fez o
+  // exame em meia hora" is a duration.
+  if (duration && ctx.offset_in && f.quantified_unit && !f.amount_vague && !f.ago && !f.after && !f.before &&
+      (f.unit == "W" || f.unit == "D" || f.unit == "H" || f.unit == "MIN") &&
+      sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0) {
+    f.from_now = true;
+    relative_shift = true;
+    duration = false;
+  }
   if (duration) {
     res.type = TimexType::Duration;
     res.reference = Reference::Vague;

@@ -5,6 +5,7 @@
 // digits. The rules (resolver_rules.h) compose the facts into a value.
 #include "temporal/resolver_rules.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -73,6 +74,16 @@ void Composition::read_facts() {
         f.month = a, f.year = b;
         continue;
       }
+      // "25/12", "9/11": a day and a month, unless a fraction ("3/4 dos votos", "1/2 hora").
+      if (std::sscanf(w.c_str(), "%d/%d%7s", &a, &b, tail) == 2 && digits_at(w, 0) <= 2 && w.size() <= 5 &&
+          a >= 1 && a <= 31 && b >= 1 && b <= 12) {
+        const std::string_view next = word_at(ctx_in.folded, ctx_in.end);
+        if (i + 1 == n && (lex_->in_class(next, "UNIT") || next == "de" || next == "do" || next == "da" ||
+                           next == "dos" || next == "das"))
+          res.reject = true;
+        f.day = a, f.month = b;
+        continue;
+      }
       // Clock: 17h30, 17:30, 17h, 17.30h, 9h30m, 02.30.
       if (int h = -1, m = -1, sec = -1; parse_clock(w, &h, &m, &sec)) {
         f.hour = h, f.minute = m, f.second = sec;
@@ -100,6 +111,7 @@ void Composition::read_facts() {
         continue;
       }
     }
+    if (t.number && read_clock_words(&i)) continue;
     if (t.number) {
       const long v = t.value;
       const std::string* next_unit = i + 1 < n ? tk[i + 1].get("UNIT") : nullptr;
@@ -203,6 +215,11 @@ void Composition::read_facts() {
         f.year = static_cast<int>(v);
         continue;
       }
+      // "junho 3", "dezembro 25": a day right after its month.
+      if (v >= 1 && v <= 31 && t.digits <= 2 && f.day < 0 && i > 0 && tk[i - 1].get("MONTH")) {
+        f.day = static_cast<int>(v);
+        continue;
+      }
       // "março de 79", "verão de 85": two digits after a month or a season are its year.
       if (t.digits == 2 && i > 0 && (tk[i - 1].get("MONTH") || is_de(i - 1)) && (f.month >= 0 || !f.season.empty())) {
         f.year = 1900 + static_cast<int>(v);
@@ -218,6 +235,22 @@ void Composition::read_facts() {
         continue;
       }
       ++f.numbers_unused;
+      continue;
+    }
+    // "meia hora", "meio dia de trabalho": half a unit.
+    if (const std::string* v = t.get("FRACTION_BEFORE"); v && i + 1 < n && tk[i + 1].get("UNIT")) {
+      f.amount = std::atof(v->c_str());
+      f.unit = *tk[i + 1].get("UNIT");
+      f.quantified_unit = true;
+      ++i;
+      continue;
+    }
+    if (const std::string* v = t.get("ORDINAL_FROM_END")) {
+      f.from_end = std::atoi(v->c_str());
+      continue;
+    }
+    if (t.get("MOD_BEFORE_LAST")) {
+      f.rel = -2, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (const std::string* v = t.get("REF")) {
@@ -275,6 +308,10 @@ void Composition::read_facts() {
     if (const std::string* v = t.get("CLOCKWORD")) {
       f.hour = std::atoi(v->c_str());
       f.minute = 0;
+      if (i + 1 < n && tk[i + 1].get("FRACTION")) {  // "meio-dia e meia"
+        f.minute = static_cast<int>(std::lround(60 * std::atof(tk[i + 1].get("FRACTION")->c_str())));
+        ++i;
+      }
       continue;
     }
     if (const std::string* v = t.get("DAYPART")) {

@@ -72,6 +72,7 @@ struct Facts {
   bool unit_plural = false;
   bool quantified_unit = false;
   int ordinal = -1;
+  int from_end = -1;       // "penúltimo" = 2: counted from the end of the year
   std::string set_adverb;
   bool set_quant = false;
   bool vezes = false;      // "três vezes por semana"
@@ -89,6 +90,10 @@ class Composition {
   Composition(const Lexicon* lexicon, const std::vector<Token>& tokens, const Pattern& pattern,
               const ResolveContext& ctx);
 
+  // A clock time in words after a clock preposition, or "dez para as seis",
+  // at tk[*i]; moves *i past it (resolver_clock.cc).
+  bool read_clock_words(std::size_t* i);
+
   // The rules, in the order resolve_tokens applies them.
   void read_facts();                    // resolver_facts.cc
   bool rejected();                      // resolver_anchoring.cc
@@ -100,6 +105,7 @@ class Composition {
   bool decades_and_centuries();         // resolver_calendar.cc
   bool holidays();                      // resolver_calendar.cc
   bool day_of_unit();                   // resolver_calendar.cc
+  bool part_of_year_counted();          // resolver_calendar.cc
   bool explicit_year();                 // resolver_calendar.cc
   void choose_base();                   // resolver_anchoring.cc
   bool shifts();                        // resolver_anchoring.cc

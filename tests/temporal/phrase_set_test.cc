@@ -1,0 +1,86 @@
+// The phrase set of our own writing (tests/data/phrases/pt.tsv): short
+// European and Brazilian sentences, each with the one value its temporal
+// expression must resolve to against the file's reference date, or NONE
+// where the numbers in it are noise (postal codes, phones, street numbers,
+// counts, scores) and nothing may be tagged. Scored as a whole (at least
+// 0.95 of the phrases right) and per family, so a family that fails is named.
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tagger_testing.h"
+
+namespace cronista::temporal {
+namespace {
+
+struct Phrase {
+  std::string variant, family, expected, text;
+  int line = 0;
+};
+
+struct PhraseSet {
+  Date dct;
+  std::vector<Phrase> phrases;
+};
+
+PhraseSet read_phrase_set(const std::string& path) {
+  PhraseSet set;
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << "cannot read " << path;
+  std::string line;
+  for (int no = 1; std::getline(in, line); ++no) {
+    if (line.empty()) continue;
+    if (line.rfind("# dct: ", 0) == 0) {
+      const std::string d = line.substr(7);
+      set.dct = Date{std::stoi(d.substr(0, 4)), std::stoi(d.substr(5, 2)), std::stoi(d.substr(8, 2))};
+      continue;
+    }
+    if (line[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, '\t');) cols.push_back(c);
+    EXPECT_EQ(cols.size(), 4u) << path << ":" << no << ": want variant, family, value, text";
+    if (cols.size() == 4) set.phrases.push_back(Phrase{cols[0], cols[1], cols[2], cols[3], no});
+  }
+  return set;
+}
+
+// Right when the phrase yields exactly one expression with the expected
+// value, or none at all for NONE.
+bool right(const Phrase& p, const std::vector<tagger_testing::Found>& found) {
+  if (p.expected == "NONE") return found.empty();
+  return found.size() == 1 && found[0].value == p.expected;
+}
+
+TEST(PhraseSet, ResolvesAtLeast95PercentOfEveryFamilyInBothVariants) {
+  const PhraseSet set = read_phrase_set(testing::source_dir() + "/tests/data/phrases/pt.tsv");
+  ASSERT_GE(set.phrases.size(), 300u);
+  std::map<std::string, std::pair<int, int>> by_family;  // right, total
+  std::map<std::string, int> variants;
+  int ok = 0;
+  for (const Phrase& p : set.phrases) {
+    const auto found = tagger_testing::tag(p.text, set.dct);
+    const bool good = right(p, found);
+    ok += good;
+    ++variants[p.variant];
+    auto& fam = by_family[p.family];
+    fam.first += good;
+    ++fam.second;
+    if (!good) {
+      std::string got;
+      for (const auto& f : found) got += " [" + f.text + "=" + f.value + "]";
+      std::cout << "  miss line " << p.line << " (" << p.family << ", " << p.variant << "): " << p.text
+                << " | want " << p.expected << " | got" << (got.empty() ? " nothing" : got) << "\n";
+    }
+  }
+  for (const auto& [family, score] : by_family)
+    std::cout << "  " << family << ": " << score.first << "/" << score.second << "\n";
+  const double accuracy = static_cast<double>(ok) / set.phrases.size();
+  std::cout << "  phrase set: " << ok << "/" << set.phrases.size() << " = " << accuracy << "\n";
+  EXPECT_GE(variants["pt-PT"], 100);
+  EXPECT_GE(variants["pt-BR"], 100);
+  EXPECT_GE(accuracy, 0.95);
+}
+
+}  // namespace
+}  // namespace cronista::temporal
