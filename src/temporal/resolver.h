@@ -18,6 +18,7 @@
 
 #include "temporal/chronon.h"
 #include "temporal/expression.h"
+#include "temporal/genre.h"
 #include "temporal/lexicon.h"
 #include "temporal/pattern_set.h"
 
@@ -47,6 +48,7 @@ struct ResolveContext {
   // +1 when the words before point forward ("até maio"), -1 backward
   // ("desde janeiro", "findo a 31 de março"), 0 otherwise.
   int direction = 0;
+  Genre genre = Genre::News;
 };
 
 // One end of an interval, as the resolver reads it: byte offsets into the

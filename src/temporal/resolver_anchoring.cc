@@ -54,7 +54,12 @@ void Composition::take_reference_points() {
   ctx = ctx_in;
   if (ctx.direction > 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0) ctx.direction = 0;
 
-  // Reference points.
+  // Reference points. A narrative's is the last day it mentioned, and once it
+  // has mentioned only a year or a month, no day at all.
+  if (ctx.genre == Genre::Narrative && ctx.anchor && ctx.anchor->year >= 0) {
+    ctx.dct.reset();
+    if (ctx.anchor->day > 0) ctx.dct = Date{ctx.anchor->year, ctx.anchor->month, ctx.anchor->day};
+  }
   have_dct = ctx.dct.has_value();
   dct = have_dct ? *ctx.dct : Date{};
 }
@@ -159,8 +164,12 @@ bool Composition::weekdays() {
       const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
       return cue.tense > 0 && cue.in_clause;
     };
+    // Colloquial texts mean the next one unless the tense says past.
+    const bool colloquial_next = ctx.genre == Genre::Colloquial && ctx.direction == 0 &&
+                                 sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0;
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
-                                      (ctx.direction > 0 || (ctx.direction == 0 && clause_future())));
+                                      (ctx.direction > 0 || colloquial_next ||
+                                       (ctx.direction == 0 && clause_future())));
     if (f.unit == "W" && f.rel_kind == Facts::RelKind::Deictic) {
       // "a sexta da semana que vem", "a quarta desta semana": that day of the
       // week named, weeks running Monday to Sunday.

@@ -90,6 +90,14 @@ void Composition::set_unit_value(const Date& d, const std::string& unit) {
   }
 }
 
+// A feast named without its year in a colloquial text ("no Natal") is the next
+// one unless the tense says past: true when `d`, in the document's year, is
+// already over.
+bool Composition::colloquial_next_year(const Date& d) const {
+  return ctx.genre == Genre::Colloquial && f.year < 0 && have_dct && d < dct &&
+         (!ctx.anchor || ctx.anchor->year < 0) && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0;
+}
+
 bool Composition::decades_and_centuries() {
   // --- Decades and centuries.
   if (f.decade >= 0) {
@@ -120,7 +128,9 @@ bool Composition::holidays() {
         unresolved("XXXX-XX-XX", Reference::Implicit);
         return true;
       }
-      set_day(add_days(easter_sunday(year), off));
+      Date d = add_days(easter_sunday(year), off);
+      if (colloquial_next_year(d)) d = add_days(easter_sunday(year + 1), off);
+      set_day(d);
       return true;
     }
     const int m = std::atoi(h.c_str()), d = std::atoi(h.c_str() + 3);
@@ -132,7 +142,7 @@ bool Composition::holidays() {
       res.resolved = false;
       return true;
     }
-    set_day(Date{year, m, d});
+    set_day(Date{colloquial_next_year(Date{year, m, d}) ? year + 1 : year, m, d});
     return true;
   }
   return false;
@@ -239,6 +249,8 @@ bool Composition::day_and_month_without_year() {
       else if (f.rel < 0) year = md < dd ? dct.year : dct.year - 1;
       else if (ctx.direction > 0) year = md >= dd ? dct.year : dct.year + 1;
       else if (ctx.direction < 0) year = md <= dd ? dct.year : dct.year - 1;
+      else if (ctx.genre == Genre::Colloquial)  // the next one unless the tense says past
+        year = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0 ? past : next;
       else {
         // How far back the last occurrence lies and how far ahead the next
         // one, in months, each side made farther by what speaks against it:
@@ -307,8 +319,9 @@ bool Composition::day_of_month_alone() {
       res.reference = Reference::Deictic;
       Date first{dct.year, dct.month, 1};
       const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end);
+      const bool ahead = tense > 0 || (tense == 0 && ctx.genre == Genre::Colloquial);
       if (tense < 0 && f.day > dct.day) first = add_months(first, -1);
-      else if (tense > 0 && f.day < dct.day) first = add_months(first, 1);
+      else if (ahead && f.day < dct.day) first = add_months(first, 1);
       y = first.year, m = first.month;
     }
     const Date d{y, m, f.day};

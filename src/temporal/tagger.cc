@@ -52,8 +52,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class TaggerImpl final : public Tagger {
  public:
-  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns)
-      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_) {}
+  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns, Genre genre)
+      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_), genre_(genre) {}
 
   std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override;
 
@@ -94,6 +94,7 @@ class TaggerImpl final : public Tagger {
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
   Resolver resolver_;
+  Genre genre_;
 };
 
 std::size_t TaggerImpl::preposition_at(std::string_view t, std::size_t p, std::size_t limit) const {
@@ -500,7 +501,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
-    ctx.dct = dct;
+    ctx.dct = genre_ == Genre::Scientific ? std::nullopt : dct;
+    ctx.genre = genre_;
     ctx.anchor = anchor;
     ctx.quarter = quarter;
     {
@@ -684,7 +686,7 @@ Result<std::unique_ptr<Tagger>> Tagger::load(const TaggerOptions& options) {
   }
   auto set = PatternSet::load(files, *lex, optional_missing);
   if (!set.ok()) return set.status();
-  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set));
+  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set), options.genre);
   return t;
 }
 
