@@ -215,11 +215,10 @@ bool count(const Lexicon& lex, std::string_view text, std::string_view t, std::s
 
 bool is_numeric_noise(const Lexicon& lexicon, std::string_view text, std::string_view folded, std::size_t start,
                       std::size_t end) {
+  if (street_number(lexicon, text, folded, start)) return true;
   bool digits = false;
   for (std::size_t i = start; i < end && !digits; ++i) digits = is_digit(folded[i]);
-  if (!digits) return false;
-  return postal_code_or_phone(lexicon, folded, start, end) || street_number(lexicon, text, folded, start) ||
-         count(lexicon, text, folded, start, end);
+  return digits && (postal_code_or_phone(lexicon, folded, start, end) || count(lexicon, text, folded, start, end));
 }
 
 }  // namespace cronista::temporal

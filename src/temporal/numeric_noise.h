@@ -14,7 +14,8 @@
 
 namespace cronista::temporal {
 
-// Whether the expression found at folded[start, end) is numeric noise.
+// Whether the expression found at folded[start, end) is numeric noise, or a
+// date-looking part of a street name ("Rua XV de Novembro, n.º 12").
 // `folded` is the folded text with one space added before and after
 // (offsets into `text` are folded offsets - 1); `text` gives the case.
 bool is_numeric_noise(const Lexicon& lexicon, std::string_view text, std::string_view folded, std::size_t start,
