@@ -40,8 +40,15 @@ bool parse_clock(std::string_view w, int* h, int* m, int* s) {
   return true;
 }
 
-void Composition::add_time(const std::optional<Date>& d) {
-  // A clock time or a part of the day on a known (or unknown) day.
+void Composition::add_time(const std::optional<Date>& named) {
+  // A clock time or a part of the day on a known (or unknown) day. Minutes
+  // past midnight ("meia-noite e meia") are on the next day: T24:00 ends a
+  // day, T00:30 is in the next one.
+  std::optional<Date> d = named;
+  if (f.hour == 24 && f.minute > 0) {
+    f.hour = 0;
+    if (d) d = add_days(*d, 1);
+  }
   std::string day = d ? d->to_string() : "XXXX-XX-XX";
   res.type = TimexType::Time;
   if (f.hour >= 0) {

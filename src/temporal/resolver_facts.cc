@@ -102,6 +102,7 @@ void Composition::read_facts() {
         if (i + 1 < n && lex_->in_class(tk[i + 1].text, "GRADE_UNIT")) f.grade = true;
         // "1.º de maio": a day.
         if (i + 2 < n && is_de(i + 1) && tk[i + 2].get("MONTH")) f.day = f.ordinal;
+        else if (i > 0 && tk[i - 1].text == "dia" && f.ordinal >= 1 && f.ordinal <= 31) f.day = f.ordinal;  // "no dia 1º"
         else if (i + 1 < n && tk[i + 1].get("UNIT")) {
           const std::string& u = *tk[i + 1].get("UNIT");
           if (u == "Q") f.quarter = f.ordinal;

@@ -128,7 +128,7 @@ class Composition {
   void set_month(int y, int m);
   void set_year(int y);
   void unresolved(std::string value, Reference r);
-  void add_time(const std::optional<Date>& d);
+  void add_time(const std::optional<Date>& named);
   static Date shift_unit(const Date& base, const std::string& unit, long k);
   bool colloquial_next_year(const Date& d) const;
   // Writes the value of the calendar unit containing d.
