@@ -70,6 +70,18 @@ Status write_output(const std::string& path, const std::string& data) {
   return Status::Ok();
 }
 
+void add_genre_option(CLI::App& app, std::string& genre) {
+  app.add_option("--genre", genre,
+                 "how undated expressions resolve: news (nearest, by tense; default), narrative (relative to the "
+                 "last date the text gave), colloquial (the next one unless the tense says past), scientific "
+                 "(no document date)")
+      ->check(CLI::IsMember({"news", "narrative", "colloquial", "scientific"}));
+}
+
+temporal::Genre genre_named(const std::string& genre) {
+  return temporal::parse_genre(genre).value_or(temporal::Genre::News);
+}
+
 const CLI::Validator& date_validator() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "temporal/chronon.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::cli {
@@ -35,5 +36,11 @@ Status write_output(const std::string& path, const std::string& data);
 
 // CLI11 validator for --dct (YYYY-MM-DD, a real date).
 const CLI::Validator& date_validator();
+
+// --genre news|narrative|colloquial|scientific (temporal/genre.h), on every
+// command that loads the tagger; `genre` holds the choice, "news" by default.
+void add_genre_option(CLI::App& app, std::string& genre);
+// The genre named by a value add_genre_option accepted.
+temporal::Genre genre_named(const std::string& genre);
 
 }  // namespace cronista::cli

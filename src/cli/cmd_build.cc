@@ -29,6 +29,8 @@ int cmd_build(int argc, char** argv) {
   app.add_option("--threads", threads, "analysis threads (default: all cores)")->check(CLI::NonNegativeNumber);
   app.add_option("--granularity", granularity, "segment by sentence or paragraph")
       ->check(CLI::IsMember({"sentence", "paragraph"}));
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
   app.add_option("--batch", batch, "documents per database transaction")->check(CLI::PositiveNumber);
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
@@ -41,7 +43,7 @@ int cmd_build(int argc, char** argv) {
   if (!fmt.ok()) return fail("build", fmt.status().message(), kExitUsage);
   std::error_code ec;
   if (!std::filesystem::exists(input, ec)) return fail("build", "no such file or folder '" + input + "' (--input)");
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("build", tagger.status().message());
 
   corpus::BuildOptions options;
@@ -51,6 +53,7 @@ int cmd_build(int argc, char** argv) {
   options.xml_out = out;
   options.threads = threads;
   options.batch_documents = batch;
+  options.genre = genre_named(genre);
   options.granularity =
       granularity == "paragraph" ? temporal::SegmentGranularity::Paragraph : temporal::SegmentGranularity::Sentence;
   options.progress = [quiet](const std::string& line) {

@@ -75,6 +75,8 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--retries", o.retries, "retries of a 5xx/429/time-out")->check(CLI::NonNegativeNumber);
   app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
       ->check(CLI::NonNegativeNumber);
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
   app.add_option("--patterns", o.pattern_files,
                  "tagger pattern file, repeatable, later ones layered over earlier ones "
@@ -119,6 +121,7 @@ int cmd_crawl(int argc, char** argv) {
   o.ca_file = ca_file;
   o.resume = resume;
   o.home = resources;
+  o.genre = genre_named(genre);
   o.progress = !quiet;
   o.args = join_args(argc, argv);
 

@@ -63,6 +63,8 @@ int cmd_segment(int argc, char** argv) {
       ->check(CLI::Range(0, 100000));
   app.add_option("--base-url", base_url, "resolve links against this URL");
   app.add_option("--out", out, "write here instead of stdout");
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("input", input, "input file, or - for stdin");
   if (auto code = parse(app, argc, argv)) return *code;
@@ -84,7 +86,7 @@ int cmd_segment(int argc, char** argv) {
     if (!html) text = temporal::replace_invalid_utf8(text);
   }
 
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("segment", tagger.status().message());
 
   const TextDocument doc = html ? temporal::html_document(text) : temporal::plain_text_document(text);

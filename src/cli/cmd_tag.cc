@@ -18,6 +18,8 @@ int cmd_tag(int argc, char** argv) {
   app.add_flag("--html", html, "the input is HTML (its main text is tagged; the page's own date is the DCT unless --dct)");
   app.add_flag("--lenient", lenient, "replace invalid UTF-8 instead of failing");
   app.add_option("--out", out, "write here instead of stdout");
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("input", input, "input file, or - for stdin");
   if (auto code = parse(app, argc, argv)) return *code;
@@ -30,7 +32,7 @@ int cmd_tag(int argc, char** argv) {
     if (!lenient) return fail("tag", what + " is not valid UTF-8 (use --lenient to replace bad bytes)");
     text = temporal::replace_invalid_utf8(text);
   }
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("tag", tagger.status().message());
 
   std::optional<temporal::Date> date;

@@ -544,7 +544,7 @@ std::uint32_t Crawl::host_for(const CanonicalUrl& u, StoreJob& job) {
 
 Status Crawl::setup() {
   auto store = CrawlStore::open(o_.db, CrawlStoreOptions{o_.order_out, o_.warc, 256, std::chrono::milliseconds(250),
-                                                         "cronista/" CRONISTA_VERSION});
+                                                         "cronista/" CRONISTA_VERSION, o_.genre});
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
 
@@ -596,6 +596,7 @@ Status Crawl::setup() {
   temporal::TaggerOptions topts;
   topts.home = o_.home.empty() ? temporal::default_home() : o_.home;
   topts.pattern_files = o_.pattern_files;
+  topts.genre = o_.genre;
   auto tagger = temporal::Tagger::load(topts);
   if (!tagger.ok()) return tagger.status();
   tagger_ = std::move(*tagger);

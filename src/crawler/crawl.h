@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "temporal/genre.h"
 #include "temporal/scope.h"
 #include "temporal/status.h"
 
@@ -80,6 +81,7 @@ struct CrawlOptions {
   int max_redirects = 10;
   std::string home;    // tagger resources; empty = temporal::default_home()
   std::vector<std::string> pattern_files;  // empty: the tagger's default pattern files
+  temporal::Genre genre = temporal::Genre::News;  // how the tagger reads undated expressions
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;

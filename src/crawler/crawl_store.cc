@@ -189,6 +189,7 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
     return Status::Error("database '" + db_path +
                          "' holds a collection built by `cronista build`, not a crawl: give the crawl its own --db");
   if (Status st = store::AnalysisStore::ensure_schema(s->db_); !st.ok()) return st;
+  if (Status st = store::AnalysisStore::record_genre(s->db_, options.genre); !st.ok()) return st;
   if (Status st = s->db_.exec(kCrawlSchema); !st.ok())
     return Status::Error("database '" + db_path + "': " + st.message());
   {

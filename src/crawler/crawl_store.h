@@ -34,6 +34,7 @@
 #include "crawler/warc.h"
 #include "store/analysis_store.h"
 #include "store/database.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::crawler {
@@ -102,6 +103,7 @@ struct CrawlStoreOptions {
   std::size_t batch_jobs = 256;
   std::chrono::milliseconds batch_time{250};
   std::string software = "cronista/0.1";
+  temporal::Genre genre = temporal::Genre::News;  // recorded in the database (AnalysisStore::record_genre)
 };
 
 // What load() finds in the database. URLs are streamed to a visitor, not

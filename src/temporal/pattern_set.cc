@@ -306,7 +306,10 @@ bool is_context_class(std::string_view c) {
                                                   "PAST_SUFFIX", "NEG_BEFORE", "NEG_AFTER", "AGE_BEFORE",
                                                   "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD", "NEG_BEFORE_NUMBER", "ABBREVIATION",
                                                   "DIRECTION_FUTURE", "DIRECTION_PAST", "TOWN_FEAST",
-                                                  "PLACE_PREPOSITION"};
+                                                  "PLACE_PREPOSITION", "STREET", "NAME_CONNECTOR",
+                                                  "PHONE_LABEL", "YEAR_PREPOSITION", "WEEKDAY_FOLLOWER",
+                                                  "VERB_PLURAL_SUFFIX", "OFFSET_PREPOSITION",
+                                                  "CLOCK_PREPOSITION"};
   for (auto g : kContext)
     if (c == g) return true;
   return false;

@@ -11,9 +11,11 @@
 #include <algorithm>
 
 #include "temporal/lexicon.h"
+#include "temporal/numeric_noise.h"
 #include "temporal/pattern_set.h"
 #include "temporal/resolver.h"
 #include "temporal/text_fold.h"
+#include "temporal/weekday_sense.h"
 
 namespace cronista::temporal {
 
@@ -50,8 +52,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class TaggerImpl final : public Tagger {
  public:
-  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns)
-      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_) {}
+  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns, Genre genre)
+      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_), genre_(genre) {}
 
   std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override;
 
@@ -92,6 +94,7 @@ class TaggerImpl final : public Tagger {
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
   Resolver resolver_;
+  Genre genre_;
 };
 
 std::size_t TaggerImpl::preposition_at(std::string_view t, std::size_t p, std::size_t limit) const {
@@ -474,6 +477,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         }
       }
       if (is_counted_quantity(t, start, end)) continue;
+      if (is_numeric_noise(lex_, text, t, start, end)) continue;
+      if (!weekday_sense(lex_, text, t, start, end)) continue;
       if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
         // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
         std::size_t last = end;
@@ -496,12 +501,24 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
-    ctx.dct = dct;
+    ctx.dct = genre_ == Genre::Scientific ? std::nullopt : dct;
+    ctx.genre = genre_;
     ctx.anchor = anchor;
     ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
+      ctx.offset_in = in_class_word(t, before, "OFFSET_PREPOSITION");
+      if (auto two = before ? word_before(t, before->start) : std::nullopt; two && !ctx.offset_in)
+        ctx.offset_in = lex_.in_class(t.substr(two->start, before->end - two->start), "OFFSET_PREPOSITION");
+      // "mora aqui há cinco anos", "vive em Lisboa há cinco anos": the cue a
+      // few words back, in the same clause.
+      for (int k = 0; k < 3 && !ctx.duration_cue && before && in_class_word(t, word_after(t, start), "AGO"); ++k) {
+        if (t[before->end - 1] == '.') break;  // the sentence before
+        before = word_before(t, before->start);
+        if (before && t[before->end - 1] == '.') break;
+        ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
+      }
       auto after = word_after(t, end);
       // "Há três anos que…" opening a clause is a duration.
       std::size_t p = harem_start;
@@ -669,7 +686,7 @@ Result<std::unique_ptr<Tagger>> Tagger::load(const TaggerOptions& options) {
   }
   auto set = PatternSet::load(files, *lex, optional_missing);
   if (!set.ok()) return set.status();
-  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set));
+  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set), options.genre);
   return t;
 }
 

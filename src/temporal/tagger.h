@@ -15,6 +15,7 @@
 
 #include "temporal/chronon.h"
 #include "temporal/expression.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::temporal {
@@ -25,6 +26,8 @@ struct TaggerOptions {
   // Pattern files to load, in order (later files layer over earlier ones).
   // Empty: <home>/patterns/pt.patterns and <home>/patterns/pt.manual.patterns.
   std::vector<std::string> pattern_files;
+  // How expressions without tense or explicit anchor resolve (genre.h).
+  Genre genre = Genre::News;
 };
 
 // The folder the program finds resources/ and patterns/ in: $CRONISTA_HOME if
