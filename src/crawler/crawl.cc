@@ -87,6 +87,12 @@ std::optional<std::chrono::milliseconds> retry_after(const std::string& value) {
 
 std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + "://" + u.authority(); }
 
+// When the server answered (HostQueue::on_finish): the last status line's
+// arrival, or `now` when none arrived.
+Clock::time_point answered_at(const FetchResponse& r, Clock::time_point now) {
+  return r.answered == Clock::time_point{} ? now : std::min(r.answered, now);
+}
+
 // ---- the loop ----
 
 class Crawl {
@@ -294,7 +300,7 @@ Status Crawl::setup() {
 void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   const auto now = Clock::now();
   const auto wall = std::chrono::system_clock::now();
-  hosts_.on_finish(host, now);
+  hosts_.on_finish(host, answered_at(r, now));
   RobotsFetchOutcome outcome;
   outcome.status = static_cast<int>(r.status);
   outcome.network_error = r.error != FetchError::None && !(r.status >= 300 && r.status < 400);
@@ -338,7 +344,7 @@ void Crawl::on_response(FetchResponse&& r) {
   }
   const auto now = Clock::now();
   FrontierEntry e = std::move(f.entry);
-  hosts_.on_finish(e.host, now);
+  hosts_.on_finish(e.host, answered_at(r, now));
   ++hosts_[e.host].fetched;
 
   const bool retryable = (r.error == FetchError::Timeout || r.error == FetchError::Connect ||

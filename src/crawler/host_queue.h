@@ -75,14 +75,14 @@ class HostQueue {
   bool admits_url(std::uint32_t id) const;
 
   // Politeness holds at the server's clock: the next request to a host
-  // waits the gap after the previous one was dispatched AND after every
-  // response of the host ended (`now` in on_finish: when the crawl learns
-  // of it). The first alone leaves the server a shorter gap whenever a
-  // request leaves late (a connection set up, a busy event loop) or the
-  // server reads it late; the second cannot: the server receives the next
-  // request only after it answered the previous one, plus the gap.
+  // waits the gap after the previous one was dispatched AND after the
+  // server answered it (`answered` in on_finish: when its status line
+  // arrived, or when the transfer ended without a response). The first
+  // alone leaves the server a shorter gap whenever a request leaves late (a
+  // connection set up, a busy event loop) or the server reads it late; the
+  // second cannot: the server had read the request before it answered.
   void on_dispatch(std::uint32_t id, Clock::time_point now);
-  void on_finish(std::uint32_t id, Clock::time_point now);
+  void on_finish(std::uint32_t id, Clock::time_point answered);
   // No request before `until` (Retry-After, back-off).
   void defer(std::uint32_t id, Clock::time_point until);
   void robots_fetching(std::uint32_t id) { hosts_[id].robots = RobotsState::Fetching; }

@@ -24,7 +24,7 @@ using testing::SitePage;
 using testing::TempDir;
 using testing::test_options;
 
-TEST(Politeness, TheNextRequestWaitsTheGapAfterTheResponseEnded) {
+TEST(Politeness, TheNextRequestWaitsTheGapAfterTheServerAnswered) {
   PolitenessOptions p;
   p.delay = milliseconds(100);
   HostQueue hosts(p);
@@ -32,8 +32,9 @@ TEST(Politeness, TheNextRequestWaitsTheGapAfterTheResponseEnded) {
   hosts.set_robots(h, RobotsRules::allow_all(), "404: allow all", std::chrono::seconds(3600), Clock::now());
   const Clock::time_point t0 = Clock::now();
   hosts.on_dispatch(h, t0);
-  // The response ends 80 ms after the request was dispatched: 100 ms after
-  // the dispatch is only 20 ms after the server answered.
+  // The server answers 80 ms after the request was dispatched (it left
+  // late, or waited to be read): 100 ms after the dispatch is only 20 ms
+  // after the server had it.
   hosts.on_finish(h, t0 + milliseconds(80));
   EXPECT_FALSE(hosts.may_fetch(h, t0 + milliseconds(100)));
   EXPECT_FALSE(hosts.may_fetch(h, t0 + milliseconds(179)));
