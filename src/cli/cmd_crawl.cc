@@ -82,6 +82,9 @@ int cmd_crawl(int argc, char** argv) {
                  "tagger pattern file, repeatable, later ones layered over earlier ones "
                  "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
       ->allow_extra_args(false);
+  app.add_flag("--follow-furniture", o.follow_furniture,
+               "temporal mode: once the links of in-scope main text are spent, go on with those of dated page "
+               "furniture (default: the crawl ends)");
   app.add_flag("--quiet", quiet, "no progress line");
   if (auto code = parse(app, argc, argv)) return *code;
 
@@ -139,7 +142,8 @@ int cmd_crawl(int argc, char** argv) {
   std::snprintf(line, sizeof line, "pages downloaded: %lld (this run: %lld)\n", static_cast<long long>(s.total_pages),
                 static_cast<long long>(s.pages));
   out += line;
-  std::snprintf(line, sizeof line, "relevant pages: %lld (%.1f%%)\n", static_cast<long long>(s.total_relevant),
+  std::snprintf(line, sizeof line, "relevant pages: %lld (%.1f%%; main text in the period, page furniture never counts)\n",
+                static_cast<long long>(s.total_relevant),
                 s.total_pages ? 100.0 * s.total_relevant / s.total_pages : 0.0);
   out += line;
   std::snprintf(line, sizeof line, "pages/s: %.1f\n", s.seconds > 0 ? s.pages / s.seconds : 0.0);

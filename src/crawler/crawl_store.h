@@ -162,6 +162,10 @@ class CrawlStore {
   Status apply(StoreJob& job, std::vector<std::string>* order_lines);
   Status prepare_statements();
   Status rewrite_order_file();
+  // "URL<TAB>seconds": the crawling time (earlier runs included, the time
+  // between runs not) when the download's transfer started.
+  static std::string order_line(const std::string& url, const std::string& fetched_at, std::int64_t run_start_ms,
+                                double run_offset);
 
   class Spill;
   CrawlStoreOptions options_;
@@ -171,6 +175,8 @@ class CrawlStore {
   std::unique_ptr<WarcWriter> warc_;
   std::FILE* order_ = nullptr;
   std::int64_t run_id_ = 0;
+  std::int64_t run_start_ms_ = 0;  // this run's started_at
+  double run_offset_ = 0;          // seconds crawled by the earlier runs
 
   struct Statements;
   std::unique_ptr<Statements> st_;
