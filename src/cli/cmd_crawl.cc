@@ -76,10 +76,7 @@ int cmd_crawl(int argc, char** argv) {
   app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
-  app.add_option("--patterns", o.pattern_files,
-                 "tagger pattern file, repeatable, later ones layered over earlier ones "
-                 "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
-      ->allow_extra_args(false);
+  app.add_option("--patterns", o.pattern_files, kPatternsHelp)->allow_extra_args(false);
   app.add_flag("--quiet", quiet, "no progress line");
   if (auto code = parse(app, argc, argv)) return *code;
 
