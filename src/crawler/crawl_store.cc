@@ -395,6 +395,7 @@ std::size_t estimate_bytes(const StoreJob& job) {
     n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
     for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
   }
+  if (const RobotsRecord* r = job.robots.get()) n += sizeof(RobotsRecord) + r->body.size() + r->response_head.size();
   return n;
 }
 
@@ -487,6 +488,19 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
         break;
       }
     }
+  }
+  if (warc_ && job.robots && !job.robots->response_head.empty()) {
+    const RobotsRecord& r = *job.robots;
+    const std::string date = r.fetched_at.substr(0, 19) + "Z";
+    WarcExchange x;
+    x.target_uri = r.url;
+    x.date = date;
+    x.ip_address = r.ip;
+    x.http_request = r.request;
+    x.http_response_head = r.response_head;
+    x.body = r.body;
+    x.body_coding = BodyCoding::kDecoded;
+    if (Status w = warc_->write(x); !w.ok()) return Status::Error("WARC '" + options_.warc + "': " + w.message());
   }
   if (!job.page) return Status::Ok();
   PageRecord& p = *job.page;

@@ -82,12 +82,18 @@ struct HostRow {
   std::int64_t crawl_delay_ms = 0;
 };
 
+// A robots.txt response, kept in the WARC as Heritrix keeps it (no page row).
+struct RobotsRecord {
+  std::string url, fetched_at, request, response_head, body, ip;
+};
+
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
   std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
+  std::unique_ptr<RobotsRecord> robots;
 };
 
 struct RunInfo {
