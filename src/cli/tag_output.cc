@@ -61,22 +61,79 @@ void append_json_string(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
-TagWriter::TagWriter(std::ostream& out, TagFormat format, eval::GoldScheme scheme,
-                     const std::optional<temporal::Date>& dct)
-    : out_(out), format_(format), scheme_(scheme), dct_(dct) {
+JsonEmitter::JsonEmitter(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+
+void JsonEmitter::newline() {
+  out_.push_back('\n');
+  out_.append(2 * static_cast<std::size_t>(depth_), ' ');
+}
+
+void JsonEmitter::item() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (depth_ == 0) return;  // the document itself
+  if (!first_) out_.push_back(',');
+  if (pretty_) newline();
+  first_ = false;
+}
+
+void JsonEmitter::open(char bracket) {
+  item();
+  out_.push_back(bracket);
+  ++depth_;
+  first_ = true;
+}
+
+void JsonEmitter::close(char bracket) {
+  --depth_;
+  if (!first_ && pretty_) newline();
+  out_.push_back(bracket);
+  first_ = false;
+}
+
+JsonEmitter& JsonEmitter::key(std::string_view k) {
+  item();
+  out_.push_back('"');
+  out_.append(k);
+  out_ += pretty_ ? "\": " : "\":";
+  after_key_ = true;
+  return *this;
+}
+
+void JsonEmitter::string(std::string_view v) {
+  item();
+  append_json_string(out_, v);
+}
+
+void JsonEmitter::number(std::size_t v) {
+  item();
+  append_number(out_, v);
+}
+
+void JsonEmitter::boolean(bool v) {
+  item();
+  out_ += v ? "true" : "false";
+}
+
+void JsonEmitter::null() {
+  item();
+  out_ += "null";
+}
+
+TagWriter::TagWriter(std::ostream& out, const Options& options)
+    : out_(out), format_(options.format), scheme_(options.scheme), dct_(options.dct), json_(buf_, !options.line) {
   buf_.reserve(kFlushBytes + (kFlushBytes >> 2));
   switch (format_) {
     case TagFormat::Json:
-      buf_ += "{\n  \"dct\": ";
-      if (dct_) append_json_string(buf_, dct_->to_string());
-      else buf_ += "null";
-      buf_ += ",\n";
-      if (scheme_ != eval::GoldScheme::TimeML) {
-        buf_ += "  \"scheme\": ";
-        append_json_string(buf_, eval::to_string(scheme_));
-        buf_ += ",\n";
-      }
-      buf_ += "  \"expressions\": [";
+      json_.open('{');
+      for (const auto& [k, v] : options.head) json_.key(k).string(v);
+      json_.key("dct");
+      if (dct_) json_.string(dct_->to_string());
+      else json_.null();
+      if (scheme_ != eval::GoldScheme::TimeML) json_.key("scheme").string(eval::to_string(scheme_));
+      json_.key("expressions").open('[');
       break;
     case TagFormat::Timex3:
       // TimeML 1.2.1: the document creation time is a TIMEX3 in a DCT
@@ -131,119 +188,86 @@ void TagWriter::write(std::string_view text, std::size_t base, const std::vector
   flush_if_full();
 }
 
+bool TagWriter::mapped() const { return source_ != nullptr && source_->offsets != nullptr && !source_->offsets->empty(); }
+
+// Offsets (and texts) in the input's terms: the piece's base added, or mapped
+// back through the HTML source map.
+void TagWriter::range(std::size_t b, std::size_t t, std::size_t* s, std::size_t* u) const {
+  if (!mapped()) {
+    *s = base_ + b;
+    *u = base_ + t;
+    return;
+  }
+  const auto& map = *source_->offsets;
+  auto at = [&map](std::size_t o) { return o < map.size() ? map[o] : map.back(); };
+  *s = at(b);
+  *u = t > b ? at(t - 1) + 1 : *s;
+  if (*u > source_->input.size()) *u = source_->input.size();
+  if (*s > *u) *s = *u;
+}
+
+std::string_view TagWriter::text_of(std::size_t s, std::size_t u, std::string_view own) const {
+  return mapped() ? source_->input.substr(s, u - s) : own;
+}
+
 void TagWriter::json_expression(const temporal::TemporalExpression& e) {
   using temporal::to_string;
-  // Offsets (and texts) in the input's terms: the piece's base added, or
-  // mapped back through the HTML source map.
-  auto range = [this](std::size_t b, std::size_t t, std::size_t* s, std::size_t* u) {
-    if (source_ == nullptr || source_->offsets == nullptr || source_->offsets->empty()) {
-      *s = base_ + b;
-      *u = base_ + t;
-      return;
-    }
-    const auto& map = *source_->offsets;
-    auto at = [&map](std::size_t o) { return o < map.size() ? map[o] : map.back(); };
-    *s = at(b);
-    *u = t > b ? at(t - 1) + 1 : *s;
-    if (*u > source_->input.size()) *u = source_->input.size();
-    if (*s > *u) *s = *u;
-  };
-  auto text_of = [this](std::size_t s, std::size_t u, const std::string& own) -> std::string_view {
-    if (source_ == nullptr || source_->offsets == nullptr || source_->offsets->empty()) return own;
-    return source_->input.substr(s, u - s);
-  };
+  ++count_;
   std::size_t s, u, hs, hu;
   range(e.start, e.end, &s, &u);
   range(e.harem_start, e.harem_end, &hs, &hu);
-  buf_ += count_++ ? ",\n    {\n      \"start\": " : "\n    {\n      \"start\": ";
-  append_number(buf_, s);
-  buf_ += ",\n      \"end\": ";
-  append_number(buf_, u);
-  buf_ += ",\n      \"text\": ";
-  append_json_string(buf_, text_of(s, u, e.text));
-  buf_ += ",\n      \"type\": \"";
-  buf_ += to_string(e.type);
-  buf_ += "\",\n      \"value\": ";
-  append_json_string(buf_, e.value);
-  buf_ += ",\n      \"chronons\": [";
-  for (std::size_t k = 0; k < e.chronons.size(); ++k) {
-    buf_ += k ? ",\n        " : "\n        ";
-    append_json_string(buf_, e.chronons[k].to_string());
-  }
-  buf_ += e.chronons.empty() ? "]" : "\n      ]";
-  buf_ += ",\n      \"harem\": {\n        \"type\": \"";
-  buf_ += to_string(e.harem_type);
-  buf_ += "\",\n";
-  if (e.harem_subtype != temporal::HaremSubtype::None) {
-    buf_ += "        \"subtype\": \"";
-    buf_ += to_string(e.harem_subtype);
-    buf_ += "\",\n";
-  }
-  buf_ += "        \"start\": ";
-  append_number(buf_, hs);
-  buf_ += ",\n        \"end\": ";
-  append_number(buf_, hu);
-  buf_ += "\n      },\n      \"reference\": \"";
-  buf_ += to_string(e.reference);
-  buf_ += "\",\n      \"resolved\": ";
-  buf_ += e.resolved ? "true" : "false";
+  json_.open('{');
+  json_.key("start").number(s);
+  json_.key("end").number(u);
+  json_.key("text").string(text_of(s, u, e.text));
+  json_.key("type").string(to_string(e.type));
+  json_.key("value").string(e.value);
+  json_.key("chronons").open('[');
+  for (const auto& c : e.chronons) json_.string(c.to_string());
+  json_.close(']');
+  json_.key("harem").open('{');
+  json_.key("type").string(to_string(e.harem_type));
+  if (e.harem_subtype != temporal::HaremSubtype::None) json_.key("subtype").string(to_string(e.harem_subtype));
+  json_.key("start").number(hs);
+  json_.key("end").number(hu);
+  json_.close('}');
+  json_.key("reference").string(to_string(e.reference));
+  json_.key("resolved").boolean(e.resolved);
   if (!e.endpoints.empty()) {
-    buf_ += ",\n      \"endpoints\": [";
-    for (std::size_t k = 0; k < e.endpoints.size(); ++k) {
-      const auto& p = e.endpoints[k];
+    json_.key("endpoints").open('[');
+    for (const auto& p : e.endpoints) {
       std::size_t ps, pu;
       range(p.start, p.end, &ps, &pu);
-      buf_ += k ? ",\n        {\n          \"start\": " : "\n        {\n          \"start\": ";
-      append_number(buf_, ps);
-      buf_ += ",\n          \"end\": ";
-      append_number(buf_, pu);
-      buf_ += ",\n          \"text\": ";
-      append_json_string(buf_, text_of(ps, pu, p.text));
-      buf_ += ",\n          \"type\": \"";
-      buf_ += to_string(p.type);
-      buf_ += "\",\n          \"value\": ";
-      append_json_string(buf_, p.value);
-      buf_ += "\n        }";
+      json_.open('{');
+      json_.key("start").number(ps);
+      json_.key("end").number(pu);
+      json_.key("text").string(text_of(ps, pu, p.text));
+      json_.key("type").string(to_string(p.type));
+      json_.key("value").string(p.value);
+      json_.close('}');
     }
-    buf_ += "\n      ]";
+    json_.close(']');
   }
-  buf_ += "\n    }";
+  json_.close('}');
 }
 
 void TagWriter::json_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m,
                              std::string_view text) {
-  std::size_t s = base_ + m.start, u = base_ + m.end;
-  std::string_view shown = text.substr(m.start, m.end - m.start);
-  if (source_ != nullptr && source_->offsets != nullptr && !source_->offsets->empty()) {
-    const auto& map = *source_->offsets;
-    auto at = [&map](std::size_t o) { return o < map.size() ? map[o] : map.back(); };
-    s = at(m.start);
-    u = std::min(at(m.end - 1) + 1, source_->input.size());
-    if (s > u) s = u;
-    shown = source_->input.substr(s, u - s);
-  }
+  ++count_;
+  std::size_t s, u;
+  range(m.start, m.end, &s, &u);
   const auto [tipo, subtipo] = harem_names(e, m, scheme_);
-  buf_ += count_++ ? ",\n    {\n      \"start\": " : "\n    {\n      \"start\": ";
-  append_number(buf_, s);
-  buf_ += ",\n      \"end\": ";
-  append_number(buf_, u);
-  buf_ += ",\n      \"text\": ";
-  append_json_string(buf_, shown);
-  buf_ += ",\n      \"type\": ";
-  append_json_string(buf_, tipo);
-  if (!subtipo.empty()) {
-    buf_ += ",\n      \"subtype\": ";
-    append_json_string(buf_, subtipo);
-  }
-  buf_ += ",\n      \"timex_type\": \"";
-  buf_ += temporal::to_string(m.timex);
-  buf_ += "\",\n      \"value\": ";
-  append_json_string(buf_, m.value);
-  buf_ += ",\n      \"reference\": \"";
-  buf_ += temporal::to_string(e.reference);
-  buf_ += "\",\n      \"resolved\": ";
-  buf_ += e.resolved ? "true" : "false";
-  buf_ += "\n    }";
+  json_.open('{');
+  json_.key("start").number(s);
+  json_.key("end").number(u);
+  json_.key("text").string(text_of(s, u, text.substr(m.start, m.end - m.start)));
+  json_.key("type").string(tipo);
+  if (!subtipo.empty()) json_.key("subtype").string(subtipo);
+  json_.key("timex_type").string(temporal::to_string(m.timex));
+  json_.key("value").string(m.value);
+  json_.key("reference").string(temporal::to_string(e.reference));
+  json_.key("resolved").boolean(e.resolved);
+  json_.close('}');
 }
 
 void TagWriter::inline_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m,
@@ -275,7 +299,11 @@ void TagWriter::inline_mention(const temporal::TemporalExpression& e, const eval
 
 bool TagWriter::finish() {
   switch (format_) {
-    case TagFormat::Json: buf_ += count_ ? "\n  ]\n}\n" : "]\n}\n"; break;
+    case TagFormat::Json:
+      json_.close(']');
+      json_.close('}');
+      buf_.push_back('\n');
+      break;
     case TagFormat::Timex3: buf_ += "</TEXT>\n</TimeML>\n"; break;
     case TagFormat::Harem: break;
   }

@@ -13,6 +13,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "eval/tagger_eval.h"
@@ -27,11 +28,43 @@ enum class TagFormat { Json, Timex3, Harem };
 // dumps it (UTF-8 kept as is, control characters as \uXXXX).
 void append_json_string(std::string& out, std::string_view s);
 
+// Writes JSON as nlohmann::json dumps it: indented by two spaces (pretty)
+// or on one line, without building a document tree.
+class JsonEmitter {
+ public:
+  JsonEmitter(std::string& out, bool pretty);
+  void open(char bracket);   // '{' or '['
+  void close(char bracket);  // '}' or ']'
+  JsonEmitter& key(std::string_view k);  // then one value
+  void string(std::string_view v);
+  void number(std::size_t v);
+  void boolean(bool v);
+  void null();
+
+ private:
+  void item();
+  void newline();
+  std::string& out_;
+  bool pretty_;
+  int depth_ = 0;
+  bool first_ = true;
+  bool after_key_ = false;
+};
+
 class TagWriter {
  public:
+  struct Options {
+    TagFormat format = TagFormat::Json;
+    eval::GoldScheme scheme = eval::GoldScheme::TimeML;
+    std::optional<temporal::Date> dct;
+    // JSON on one line (a line of JSON Lines) instead of indented.
+    bool line = false;
+    // String fields written before "dct" (JSON only): {"file", path}, {"id", id}.
+    std::vector<std::pair<std::string, std::string>> head;
+  };
   // `out` receives the output; it is written to whenever 1 MiB has gathered
   // and at finish().
-  TagWriter(std::ostream& out, TagFormat format, eval::GoldScheme scheme, const std::optional<temporal::Date>& dct);
+  TagWriter(std::ostream& out, const Options& options);
 
   // One piece of the document, in order. `text` is the piece as tagged;
   // `found` the tagger's expressions, offsets into `text`; `base` the offset
@@ -51,6 +84,9 @@ class TagWriter {
 
  private:
   void flush_if_full();
+  bool mapped() const;
+  void range(std::size_t b, std::size_t t, std::size_t* s, std::size_t* u) const;
+  std::string_view text_of(std::size_t s, std::size_t u, std::string_view own) const;
   void json_expression(const temporal::TemporalExpression& e);
   void json_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m, std::string_view text);
   void inline_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m, std::string_view text);
@@ -60,6 +96,7 @@ class TagWriter {
   eval::GoldScheme scheme_;
   std::optional<temporal::Date> dct_;
   std::string buf_;
+  JsonEmitter json_;
   std::size_t count_ = 0;  // expressions (json) or tags (inline) written
   const SourceMap* source_ = nullptr;
   std::size_t base_ = 0;
