@@ -210,16 +210,21 @@ std::string_view TagWriter::text_of(std::size_t s, std::size_t u, std::string_vi
   return mapped() ? source_->input.substr(s, u - s) : own;
 }
 
+void TagWriter::json_extent(std::size_t b, std::size_t t, std::string_view own) {
+  std::size_t s, u;
+  range(b, t, &s, &u);
+  json_.key("start").number(s);
+  json_.key("end").number(u);
+  json_.key("text").string(text_of(s, u, own));
+}
+
 void TagWriter::json_expression(const temporal::TemporalExpression& e) {
   using temporal::to_string;
   ++count_;
-  std::size_t s, u, hs, hu;
-  range(e.start, e.end, &s, &u);
+  std::size_t hs, hu;
   range(e.harem_start, e.harem_end, &hs, &hu);
   json_.open('{');
-  json_.key("start").number(s);
-  json_.key("end").number(u);
-  json_.key("text").string(text_of(s, u, e.text));
+  json_extent(e.start, e.end, e.text);
   json_.key("type").string(to_string(e.type));
   json_.key("value").string(e.value);
   json_.key("chronons").open('[');
@@ -236,12 +241,8 @@ void TagWriter::json_expression(const temporal::TemporalExpression& e) {
   if (!e.endpoints.empty()) {
     json_.key("endpoints").open('[');
     for (const auto& p : e.endpoints) {
-      std::size_t ps, pu;
-      range(p.start, p.end, &ps, &pu);
       json_.open('{');
-      json_.key("start").number(ps);
-      json_.key("end").number(pu);
-      json_.key("text").string(text_of(ps, pu, p.text));
+      json_extent(p.start, p.end, p.text);
       json_.key("type").string(to_string(p.type));
       json_.key("value").string(p.value);
       json_.close('}');
@@ -254,13 +255,9 @@ void TagWriter::json_expression(const temporal::TemporalExpression& e) {
 void TagWriter::json_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m,
                              std::string_view text) {
   ++count_;
-  std::size_t s, u;
-  range(m.start, m.end, &s, &u);
   const auto [tipo, subtipo] = harem_names(e, m, scheme_);
   json_.open('{');
-  json_.key("start").number(s);
-  json_.key("end").number(u);
-  json_.key("text").string(text_of(s, u, text.substr(m.start, m.end - m.start)));
+  json_extent(m.start, m.end, text.substr(m.start, m.end - m.start));
   json_.key("type").string(tipo);
   if (!subtipo.empty()) json_.key("subtype").string(subtipo);
   json_.key("timex_type").string(temporal::to_string(m.timex));

@@ -87,6 +87,8 @@ class TagWriter {
   bool mapped() const;
   void range(std::size_t b, std::size_t t, std::size_t* s, std::size_t* u) const;
   std::string_view text_of(std::size_t s, std::size_t u, std::string_view own) const;
+  // "start", "end" and "text" of the extent [b, t) of the text written.
+  void json_extent(std::size_t b, std::size_t t, std::string_view own);
   void json_expression(const temporal::TemporalExpression& e);
   void json_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m, std::string_view text);
   void inline_mention(const temporal::TemporalExpression& e, const eval::SchemeMention& m, std::string_view text);

@@ -439,6 +439,21 @@ std::int64_t lookup_url(store::Statement& st, const std::string& url) {
 
 }  // namespace
 
+Status CrawlStore::write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip,
+                              std::string_view request, std::string_view response_head, std::string_view body) {
+  const std::string date = std::string(fetched_at.substr(0, 19)) + "Z";
+  WarcExchange x;
+  x.target_uri = url;
+  x.date = date;
+  x.ip_address = ip;
+  x.http_request = request;
+  x.http_response_head = response_head;
+  x.body = body;
+  x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+  if (Status r = warc_->write(x); !r.ok()) return Status::Error("WARC '" + options_.warc + "': " + r.message());
+  return Status::Ok();
+}
+
 Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   Statements& s = *st_;
   for (const HostRow& h : job.hosts) {
@@ -491,16 +506,7 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   }
   if (warc_ && job.robots && !job.robots->response_head.empty()) {
     const RobotsRecord& r = *job.robots;
-    const std::string date = r.fetched_at.substr(0, 19) + "Z";
-    WarcExchange x;
-    x.target_uri = r.url;
-    x.date = date;
-    x.ip_address = r.ip;
-    x.http_request = r.request;
-    x.http_response_head = r.response_head;
-    x.body = r.body;
-    x.body_coding = BodyCoding::kDecoded;
-    if (Status w = warc_->write(x); !w.ok()) return Status::Error("WARC '" + options_.warc + "': " + w.message());
+    if (Status w = write_warc(r.url, r.fetched_at, r.ip, r.request, r.response_head, r.body); !w.ok()) return w;
   }
   if (!job.page) return Status::Ok();
   PageRecord& p = *job.page;
@@ -546,19 +552,9 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
       return r;
     if (order_) order_lines->push_back(p.url);
   }
-  if (warc_ && !p.warc_response_head.empty()) {
-    const std::string date = p.fetched_at.substr(0, 19) + "Z";
-    WarcExchange x;
-    x.target_uri = p.final_url;
-    x.date = date;
-    x.ip_address = p.ip;
-    x.http_request = p.warc_request;
-    x.http_response_head = p.warc_response_head;
-    x.body = p.body;
-    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
-    if (Status r = warc_->write(x); !r.ok())
-      return Status::Error("WARC '" + options_.warc + "': " + r.message());
-  }
+  if (warc_ && !p.warc_response_head.empty())
+    if (Status r = write_warc(p.final_url, p.fetched_at, p.ip, p.warc_request, p.warc_response_head, p.body); !r.ok())
+      return r;
   return Status::Ok();
 }
 

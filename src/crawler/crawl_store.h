@@ -27,6 +27,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -164,6 +165,9 @@ class CrawlStore {
   explicit CrawlStore(const CrawlStoreOptions& options);
   void writer_loop();
   Status apply(StoreJob& job, std::vector<std::string>* order_lines);
+  // One fetch into the WARC: a response record and its request.
+  Status write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip, std::string_view request,
+                    std::string_view response_head, std::string_view body);
   Status prepare_statements();
   Status rewrite_order_file();
 
