@@ -34,6 +34,11 @@ Result<std::string> read_input(const std::string& path);
 // Writes to a file, or stdout when path is empty or "-".
 Status write_output(const std::string& path, const std::string& data);
 
+// Help text of --patterns, the same on every command that loads the tagger.
+inline constexpr const char* kPatternsHelp =
+    "tagger pattern file, repeatable, later ones layered over earlier ones "
+    "(default: patterns/pt.patterns and patterns/pt.manual.patterns)";
+
 // CLI11 validator for --dct (YYYY-MM-DD, a real date).
 const CLI::Validator& date_validator();
 

@@ -17,6 +17,7 @@ namespace cronista::cli {
 int cmd_build(int argc, char** argv) {
   CLI::App app{"Tag and segment a whole collection into a database.", "cronista build"};
   std::string input, format, db, out, granularity = "sentence", resources;
+  std::vector<std::string> patterns;
   int threads = 0;
   std::size_t batch = 500;
   bool quiet = false;
@@ -32,6 +33,7 @@ int cmd_build(int argc, char** argv) {
   std::string genre = "news";
   add_genre_option(app, genre);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
+  app.add_option("--patterns", patterns, kPatternsHelp)->allow_extra_args(false);
   app.add_option("--batch", batch, "documents per database transaction")->check(CLI::PositiveNumber);
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
   if (auto code = parse(app, argc, argv)) return *code;
@@ -43,7 +45,8 @@ int cmd_build(int argc, char** argv) {
   if (!fmt.ok()) return fail("build", fmt.status().message(), kExitUsage);
   std::error_code ec;
   if (!std::filesystem::exists(input, ec)) return fail("build", "no such file or folder '" + input + "' (--input)");
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, {}, genre_named(genre)});
+  auto tagger = temporal::Tagger::load(
+      temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, patterns, genre_named(genre)});
   if (!tagger.ok()) return fail("build", tagger.status().message());
 
   corpus::BuildOptions options;

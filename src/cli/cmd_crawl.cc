@@ -78,10 +78,7 @@ int cmd_crawl(int argc, char** argv) {
   std::string genre = "news";
   add_genre_option(app, genre);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
-  app.add_option("--patterns", o.pattern_files,
-                 "tagger pattern file, repeatable, later ones layered over earlier ones "
-                 "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
-      ->allow_extra_args(false);
+  app.add_option("--patterns", o.pattern_files, kPatternsHelp)->allow_extra_args(false);
   app.add_flag("--follow-furniture", o.follow_furniture,
                "temporal mode: once the links of in-scope main text are spent, go on with those of dated page "
                "furniture (default: the crawl ends)");

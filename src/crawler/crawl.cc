@@ -330,6 +330,12 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   h.robots_entry = std::move(entry);
   StoreJob job;
   job.hosts.push_back(HostRow{host, h.authority, h.origin, reason, static_cast<std::int64_t>(h.crawl_delay.count())});
+  if (!o_.warc.empty() && r.error == FetchError::None && !r.raw_head.empty()) {
+    // Heritrix keeps robots.txt responses in the archive: what the crawl
+    // obeyed can be replayed.
+    job.robots = std::make_unique<RobotsRecord>(RobotsRecord{
+        r.effective_url.empty() ? r.url : r.effective_url, iso_time(r.started), r.raw_request, r.raw_head, r.body, r.ip});
+  }
   submit(std::move(job));
   frontier_->host_changed(host, now);
 }

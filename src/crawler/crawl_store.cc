@@ -448,6 +448,7 @@ std::size_t estimate_bytes(const StoreJob& job) {
     n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
     for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
   }
+  if (const RobotsRecord* r = job.robots.get()) n += sizeof(RobotsRecord) + r->body.size() + r->response_head.size();
   return n;
 }
 
@@ -490,6 +491,21 @@ std::int64_t lookup_url(store::Statement& st, const std::string& url) {
 }
 
 }  // namespace
+
+Status CrawlStore::write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip,
+                              std::string_view request, std::string_view response_head, std::string_view body) {
+  const std::string date = std::string(fetched_at.substr(0, 19)) + "Z";
+  WarcExchange x;
+  x.target_uri = url;
+  x.date = date;
+  x.ip_address = ip;
+  x.http_request = request;
+  x.http_response_head = response_head;
+  x.body = body;
+  x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+  if (Status r = warc_->write(x); !r.ok()) return Status::Error("WARC '" + options_.warc + "': " + r.message());
+  return Status::Ok();
+}
 
 Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   Statements& s = *st_;
@@ -541,6 +557,10 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
       }
     }
   }
+  if (warc_ && job.robots && !job.robots->response_head.empty()) {
+    const RobotsRecord& r = *job.robots;
+    if (Status w = write_warc(r.url, r.fetched_at, r.ip, r.request, r.response_head, r.body); !w.ok()) return w;
+  }
   if (!job.page) return Status::Ok();
   PageRecord& p = *job.page;
 
@@ -585,19 +605,9 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
       return r;
     if (order_) order_lines->push_back(order_line(p.url, p.fetched_at, run_start_ms_, run_offset_));
   }
-  if (warc_ && !p.warc_response_head.empty()) {
-    const std::string date = p.fetched_at.substr(0, 19) + "Z";
-    WarcExchange x;
-    x.target_uri = p.final_url;
-    x.date = date;
-    x.ip_address = p.ip;
-    x.http_request = p.warc_request;
-    x.http_response_head = p.warc_response_head;
-    x.body = p.body;
-    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
-    if (Status r = warc_->write(x); !r.ok())
-      return Status::Error("WARC '" + options_.warc + "': " + r.message());
-  }
+  if (warc_ && !p.warc_response_head.empty())
+    if (Status r = write_warc(p.final_url, p.fetched_at, p.ip, p.warc_request, p.warc_response_head, p.body); !r.ok())
+      return r;
   return Status::Ok();
 }
 

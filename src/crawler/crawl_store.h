@@ -27,6 +27,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -83,12 +84,18 @@ struct HostRow {
   std::int64_t crawl_delay_ms = 0;
 };
 
+// A robots.txt response, kept in the WARC as Heritrix keeps it (no page row).
+struct RobotsRecord {
+  std::string url, fetched_at, request, response_head, body, ip;
+};
+
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
   std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
+  std::unique_ptr<RobotsRecord> robots;
 };
 
 struct RunInfo {
@@ -160,6 +167,9 @@ class CrawlStore {
   explicit CrawlStore(const CrawlStoreOptions& options);
   void writer_loop();
   Status apply(StoreJob& job, std::vector<std::string>* order_lines);
+  // One fetch into the WARC: a response record and its request.
+  Status write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip, std::string_view request,
+                    std::string_view response_head, std::string_view body);
   Status prepare_statements();
   Status rewrite_order_file();
   // "URL<TAB>seconds": the crawling time (earlier runs included, the time

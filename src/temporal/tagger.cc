@@ -55,7 +55,11 @@ class TaggerImpl final : public Tagger {
   TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns, Genre genre)
       : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_), genre_(genre) {}
 
-  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override;
+  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override {
+    return tag(text, dct, nullptr);
+  }
+  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct,
+                                      TagState* state) const override;
 
  private:
   // Length of the PREPOSITION phrase (1–3 words) that starts at t[p], 0 if none.
@@ -382,17 +386,33 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
   return false;
 }
 
-std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct) const {
+namespace {
+
+std::optional<Anchor> to_anchor(const std::optional<TagState::Point>& p) {
+  if (!p) return std::nullopt;
+  return Anchor{p->year, p->month, p->day, p->quarter};
+}
+
+std::optional<TagState::Point> to_point(const std::optional<Anchor>& a) {
+  if (!a) return std::nullopt;
+  return TagState::Point{a->year, a->month, a->day, a->quarter};
+}
+
+}  // namespace
+
+std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct,
+                                                TagState* state) const {
   std::vector<TemporalExpression> out;
   // One space on each side gives the first and last word a boundary; folded
-  // offsets are text offsets + 1.
-  std::string folded;
-  folded.reserve(text.size() + 2);
-  folded.push_back(' ');
-  folded.append(fold_text(text));
-  folded.push_back(' ');
+  // offsets are text offsets + 1. Folded in place: no second copy of the text.
+  std::string folded(text.size() + 2, ' ');
+  fold_text(text, folded.data() + 1);
   const std::string_view t = folded;
   std::optional<Anchor> anchor, quarter;
+  if (state != nullptr) {
+    anchor = to_anchor(state->anchor);
+    quarter = to_anchor(state->quarter);
+  }
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -668,6 +688,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (r.new_anchor->quarter > 0 && !future_quarter && !earlier_quarter) quarter = r.new_anchor;
     }
     out.push_back(std::move(e));
+  }
+  if (state != nullptr) {
+    state->anchor = to_point(anchor);
+    state->quarter = to_point(quarter);
   }
   return out;
 }

@@ -418,6 +418,7 @@ TEST(Crawl, WritesAWarcThatReadsBack) {
   int requests = 0;
   WarcRecord rec;
   while ((*reader)->next(&rec)) {
+    if (rec.header("WARC-Target-URI") == site.url("/robots.txt")) continue;  // see KeepsRobotsTxtInTheWarc
     if (rec.type == "request") ++requests;
     if (rec.type != "response") continue;
     auto http = parse_http_response(rec.block);
@@ -432,7 +433,38 @@ TEST(Crawl, WritesAWarcThatReadsBack) {
   const auto check = testing::run_warcio_check(o.warc, tmp);
   if (!check.missing.empty()) GTEST_SKIP() << check.missing;
   EXPECT_EQ(check.exit_code, 0) << check.output;
-  EXPECT_NE(check.output.find("\"response\":2"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("\"response\":3"), std::string::npos) << check.output;  // with robots.txt
+}
+
+TEST(Crawl, KeepsRobotsTxtInTheWarc) {
+  const std::string robots = "User-agent: *\nDisallow: /privado/\n";
+  Site site;
+  SitePage rules;
+  rules.content_type = "text/plain";
+  rules.body = robots;
+  site.page("/robots.txt", rules);
+  site.page("/", html("<p>Em 1943 <a href=\"/privado/a\">a</a></p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.warc = (tmp / "crawl.warc.gz").string();
+  crawl_ok(o);
+  auto reader = WarcReader::open(o.warc);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  int robots_requests = 0, robots_responses = 0;
+  WarcRecord rec;
+  while ((*reader)->next(&rec)) {
+    if (rec.header("WARC-Target-URI") != site.url("/robots.txt")) continue;
+    if (rec.type == "request") ++robots_requests;
+    if (rec.type != "response") continue;
+    ++robots_responses;
+    auto http = parse_http_response(rec.block);
+    ASSERT_TRUE(http.ok()) << http.status().message();
+    EXPECT_EQ(http->status, 200);
+    EXPECT_EQ(http->body, robots);
+  }
+  EXPECT_EQ(robots_responses, 1);
+  EXPECT_EQ(robots_requests, 1);
 }
 
 }  // namespace
