@@ -67,6 +67,8 @@ Result<SampleWebSummary> Generator::run() {
 
   SampleWebSummary summary;
   if (Status st = write_all(&summary); !st.ok()) return st;
+  if (o_.living)
+    if (Status st = write_living(&summary); !st.ok()) return st;
   return summary;
 }
 
@@ -74,6 +76,8 @@ Result<SampleWebSummary> Generator::run() {
 
 Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options) {
   if (options.pages < 50) return Result<SampleWebSummary>::Error("--pages must be at least 50");
+  if (options.living && !(options.living_horizon_s >= 1 && options.living_horizon_s <= 7 * 86400))
+    return Result<SampleWebSummary>::Error("--duration must be 1-604800 seconds");
   if (options.port < 1 || options.port > 65535) return Result<SampleWebSummary>::Error("--port must be 1-65535");
   if (options.first_host < 2 || options.first_host + gen::kSiteCount > 255)
     return Result<SampleWebSummary>::Error("first host address out of range");

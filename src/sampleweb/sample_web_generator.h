@@ -9,11 +9,13 @@
 //   sample_web_index_pages.cc  index pages (home, years, archives, directory), the calendar trap
 //   sample_web_faults.cc       faults: malformed HTML, Latin-1 pages
 //   sample_web_truth.cc        writing the web: pages, routes, truth, hosts, seeds
+//   sample_web_living.cc       the living web's truth: change processes, publications
 // Same options -> byte-identical output: every random choice comes from one
 // Rng, drawn in the same order whatever file the drawing code lives in.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
@@ -145,6 +147,8 @@ std::string to_latin1(std::string_view s);
 // dropped, <P> in capitals, tags left open or closed without an opening.
 std::string malformed_html(const std::string& html);
 
+Status write_file(const std::filesystem::path& path, const std::string& data);
+
 class Generator {
  public:
   Generator(const SampleCorpus& corpus, const SampleWebOptions& options)
@@ -191,6 +195,7 @@ class Generator {
   std::string trap_template(std::vector<Section>* truth_template);
 
   Status write_all(SampleWebSummary* summary);
+  Status write_living(SampleWebSummary* summary);
 
   const SampleCorpus& c_;
   const SampleWebOptions& o_;

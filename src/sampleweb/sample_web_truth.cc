@@ -44,6 +44,8 @@ bool relevant_for(const std::vector<Section>& sections, const DaySpan& scope) {
   return false;
 }
 
+}  // namespace
+
 Status write_file(const fs::path& path, const std::string& data) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error("cannot write '" + path.string() + "': " + std::strerror(errno));
@@ -52,8 +54,6 @@ Status write_file(const fs::path& path, const std::string& data) {
   if (!out) return Status::Error("cannot write '" + path.string() + "'");
   return Status::Ok();
 }
-
-}  // namespace
 
 Status Generator::write_all(SampleWebSummary* summary) {
   const fs::path root(o_.out_dir);
