@@ -10,6 +10,8 @@
 // web's fastest page class; every page starts in the second class, moves one
 // class up when at least 80% of its last n visits saw a change and down when
 // at most 20% did (n = 3/2/2/1 from the fastest class to the slowest).
+// Two tiers: the hubs every 15 s (or slower, so as to take at most half the
+// budget), every other page at the uniform interval of the rest.
 #include "eval/revisit_simulation.h"
 
 #include <algorithm>
@@ -177,10 +179,12 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
       for (int i : collection) interval[static_cast<std::size_t>(i)] = kBarbosaFastestS * 1000 * kBarbosaRatio[1];
       break;
     case RevisitPolicy::TwoTiers: {
-      const double hot_rate = hubs * 1000 / (kHubPeriodS * 1000);
-      const double cold = std::max(1e-9, o.budget_per_s - hot_rate);
+      // Hubs every kHubPeriodS, or slower when that would take more than half the budget.
+      const double hot_period_s = std::max(kHubPeriodS, hubs / (o.budget_per_s / 2));
+      const double cold = o.budget_per_s - hubs / hot_period_s;
       for (int i : collection)
-        interval[static_cast<std::size_t>(i)] = hub[static_cast<std::size_t>(i)] ? kHubPeriodS * 1000 : (n - hubs) / cold * 1000;
+        interval[static_cast<std::size_t>(i)] =
+            hub[static_cast<std::size_t>(i)] ? hot_period_s * 1000 : (n - hubs) / cold * 1000;
       break;
     }
   }
