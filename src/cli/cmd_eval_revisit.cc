@@ -4,6 +4,7 @@
 // (eval/revisit_eval.h, eval/revisit_simulation.h).
 #include <filesystem>
 #include <iostream>
+#include <sstream>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -70,11 +71,11 @@ int cmd_eval_revisit(int argc, char** argv) {
     runs.push_back(eval::revisit_figures(*truth, eval::simulate_policy(*truth, p, sim), *window,
                                          eval::revisit_policy_names()[static_cast<std::size_t>(p)]));
   }
-  std::string setting;
+  std::ostringstream setting;
   if (!policies.empty())
-    setting = "simulated policies: budget " + std::to_string(sim.budget_per_s) + " requests/s, gap " +
-              std::to_string(sim.delay_ms) + " ms per host, every page fetched once at 0";
-  const std::string summary = eval::revisit_markdown(runs, setting);
+    setting << "simulated policies: budget " << sim.budget_per_s << " requests/s, gap " << sim.delay_ms
+            << " ms per host, every page fetched once at 0";
+  const std::string summary = eval::revisit_markdown(runs, setting.str());
   if (!out.empty()) {
     std::error_code ec;
     std::filesystem::create_directories(out, ec);
