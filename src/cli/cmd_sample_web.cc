@@ -73,9 +73,9 @@ int cmd_sample_web(int argc, char** argv) {
   gen->add_option("--port", g.port, "port written into every URL (serve on the same one)")
       ->capture_default_str()->check(CLI::Range(1, 65535));
   gen->add_option("--corpora", g.corpora_dir, "folder with the texts (default: <home>/corpora/sample-web)");
-  gen->add_flag("--living", g.living, "also write living.jsonl: pages that change at known times, news that appears");
+  auto* living = gen->add_flag("--living", g.living, "also write living.jsonl: pages that change at known times, news that appears");
   gen->add_option("--duration", g.living_horizon_s, "with --living: seconds the changes run for")
-      ->capture_default_str()->check(CLI::Range(1.0, 604800.0));
+      ->capture_default_str()->check(CLI::Range(1.0, 604800.0))->needs(living);
   serve->add_option("--root", s.root, "folder written by 'sample-web generate'")->required();
   serve->add_option("--hosts", s.hosts, "serve only the first N hosts (default: all)")->check(CLI::Range(0, 250));
   serve->add_option("--port", s.port, "port (default: the one the web was generated for, 18080 by default)")

@@ -141,7 +141,10 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
   std::vector<std::deque<bool>> history(pages);
   std::vector<bool> hub(pages, false);
   int hubs = 0;
-  for (int i : collection) hubs += hub[static_cast<std::size_t>(i)] = truth.pages[static_cast<std::size_t>(i)].change_class == "hub";
+  for (int i : collection) {
+    hub[static_cast<std::size_t>(i)] = truth.pages[static_cast<std::size_t>(i)].change_class == "hub";
+    hubs += hub[static_cast<std::size_t>(i)] ? 1 : 0;
+  }
 
   switch (policy) {
     case RevisitPolicy::Uniform:

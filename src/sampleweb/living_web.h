@@ -75,7 +75,6 @@ struct LivingTruth {
   int version_at(int page, std::int64_t t) const;
   // The articles a hub lists at t, newest first (at most hub_list_size).
   std::vector<int> hub_items(int hub, std::int64_t t) const;
-  bool is_hub(int page) const { return hub_articles_.count(page) > 0; }
 
   std::string to_jsonl() const;
   static Result<LivingTruth> parse(const std::string& jsonl, const std::string& name);
