@@ -1,0 +1,51 @@
+// What counts as a change of a page: its main text (page furniture removed by
+// the caller), not its bytes. Clocks, visit counters, rotating "most read"
+// boxes and ads live in the furniture and change on every fetch; a hash of
+// the whole body would call every revisit a change.
+//
+// Two signatures of the main text, with runs of white space folded to one
+// space and letters lower-cased (ASCII only, so the cost stays one pass):
+// - `exact`: XXH3-64 of the folded text; equal means unchanged.
+// - `simhash`: Charikar's 64-bit simhash over the text's words, each hashed
+//   with XXH3. Texts that differ by a trivial edit (a typo fixed, a word
+//   changed in a long article) are a few bits apart; `is_change` treats a
+//   distance up to `kNearDuplicateBits` as no change (Manku, Jain and Das
+//   Sarma, WWW 2007: 3 bits of 64 for near-duplicate web pages), and only
+//   between texts of `kNearDuplicateMinWords` words or more: below that one
+//   word is too large a share of the text for the distance to tell an edit
+//   from new content.
+//   Measured on 200 random stretches of Brazilian news text: one word
+//   altered in 200 words moves the simhash by 1 bit (median; 3 at the 95th
+//   percentile); 20 words added by 4 (median); unrelated texts by 9 or
+//   more (1st percentile). Word shingles of two or three words did worse:
+//   a single typo moved them by 3-7 bits. So a typo is not a change, a new
+//   paragraph almost always is, and a new sentence in a long text may not
+//   be.
+// Cost: linear in the text, no allocation beyond the folded copy.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace cronista::revisit {
+
+struct ContentSignature {
+  std::uint64_t exact = 0;
+  std::uint64_t simhash = 0;
+  std::uint32_t words = 0;  // words in the main text
+};
+
+inline constexpr int kNearDuplicateBits = 3;
+inline constexpr std::uint32_t kNearDuplicateMinWords = 50;
+
+ContentSignature content_signature(std::string_view main_text);
+
+int hamming_distance(std::uint64_t a, std::uint64_t b);
+
+// Whether `after` is a change of `before`: a different text whose simhash is
+// more than `max_same_bits` away. Any difference is a change where either
+// text has fewer than kNearDuplicateMinWords words.
+bool is_change(const ContentSignature& before, const ContentSignature& after,
+               int max_same_bits = kNearDuplicateBits);
+
+}  // namespace cronista::revisit

@@ -1,0 +1,125 @@
+#include "revisit/revisit_schedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cronista::revisit {
+namespace {
+
+constexpr double kNever = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+void RevisitSchedule::set_host_gap(std::uint32_t host, double gap_s) {
+  if (host >= host_caps_.size()) host_caps_.resize(host + 1, kNever);
+  host_caps_[host] = gap_s > 0 ? 1.0 / gap_s : kNever;
+}
+
+RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double weight, double prior_rate, double now) {
+  Page p;
+  p.host = host;
+  p.weight = std::max(0.0, weight);
+  p.prior_rate = std::clamp(prior_rate, kMinRate, kMaxRate);
+  p.last_visit = now;
+  p.due = kNever;
+  pages_.push_back(std::move(p));
+  if (host >= host_caps_.size()) host_caps_.resize(host + 1, kNever);
+  return static_cast<PageId>(pages_.size() - 1);
+}
+
+void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::size_t new_urls) {
+  Page& p = pages_[id];
+  const double interval = now - p.last_visit;
+  if (interval > 0) {
+    if (p.recent.size() == kKeptObservations) {
+      const ChangeObservation& oldest = p.recent.front();
+      FoldedVisits& f = p.folded;
+      if (oldest.changed) {
+        f.changed_mean_interval = (f.changed_mean_interval * f.changed + oldest.interval_s) / (f.changed + 1);
+        ++f.changed;
+      } else {
+        f.unchanged_time += oldest.interval_s;
+      }
+      ++f.visits;
+      f.interval_sum += oldest.interval_s;
+      p.recent.erase(p.recent.begin());
+    }
+    p.recent.push_back({interval, changed});
+  }
+  const double a = options_.yield_memory;
+  p.yield = (1 - a) * p.yield + a * static_cast<double>(new_urls);
+  p.last_visit = now;
+  schedule(id);
+}
+
+void RevisitSchedule::set_weight(PageId id, double weight) { pages_[id].weight = std::max(0.0, weight); }
+
+double RevisitSchedule::estimated_rate(PageId id) const {
+  const Page& p = pages_[id];
+  return estimate_change_rate(p.recent, p.folded, RatePrior{p.prior_rate, options_.prior_weight});
+}
+
+double RevisitSchedule::revisit_budget() const {
+  if (pages_.empty()) return 0;
+  const double rest = options_.budget - std::max(0.0, new_url_rate_);
+  return std::max(rest, options_.min_revisit_share * options_.budget);
+}
+
+void RevisitSchedule::resolve() {
+  const double budget = revisit_budget();
+  std::vector<RevisitItem> items(pages_.size());
+  double total_yield = 0;
+  for (PageId i = 0; i < pages_.size(); ++i) {
+    items[i] = RevisitItem{pages_[i].yield, pages_[i].weight > 0 ? 1.0 : 0.0, pages_[i].host};
+    total_yield += pages_[i].yield * items[i].weight;
+  }
+  // Discovery first: a share of the budget by yield, within the host caps.
+  std::vector<double> caps = host_caps_;
+  std::vector<double> discovery(pages_.size(), 0.0);
+  const double discovery_budget = total_yield > 0 ? options_.hub_share * budget : 0.0;
+  if (discovery_budget > 0) {
+    discovery = proportional_allocation(items, caps, discovery_budget).frequency;
+    for (PageId i = 0; i < pages_.size(); ++i)
+      if (std::isfinite(caps[pages_[i].host])) caps[pages_[i].host] = std::max(0.0, caps[pages_[i].host] - discovery[i]);
+  }
+  // Freshness with the rest.
+  for (PageId i = 0; i < pages_.size(); ++i) items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host};
+  const double fresh_budget = budget - discovery_budget;
+  Allocation fresh;
+  switch (options_.policy) {
+    case RevisitPolicy::kOptimal: fresh = optimal_allocation(items, caps, fresh_budget); break;
+    case RevisitPolicy::kUniform: fresh = uniform_allocation(items, caps, fresh_budget); break;
+    case RevisitPolicy::kProportional: fresh = proportional_allocation(items, caps, fresh_budget); break;
+  }
+  for (PageId i = 0; i < pages_.size(); ++i) {
+    pages_[i].frequency = fresh.frequency[i] + discovery[i];
+    schedule(i);
+  }
+}
+
+void RevisitSchedule::schedule(PageId id) {
+  Page& p = pages_[id];
+  ++p.version;
+  p.due = p.frequency > 0 ? p.last_visit + 1.0 / p.frequency : kNever;
+  if (std::isfinite(p.due)) heap_.push(Due{p.due, id, p.version});
+}
+
+void RevisitSchedule::postpone(PageId id, double until) {
+  Page& p = pages_[id];
+  ++p.version;
+  p.due = until;
+  heap_.push(Due{p.due, id, p.version});
+}
+
+double RevisitSchedule::next_due_time() {
+  while (!heap_.empty() && heap_.top().version != pages_[heap_.top().page].version) heap_.pop();
+  return heap_.empty() ? kNever : heap_.top().at;
+}
+
+std::optional<RevisitSchedule::PageId> RevisitSchedule::next_due(double now) {
+  if (next_due_time() > now) return std::nullopt;
+  return heap_.top().page;
+}
+
+}  // namespace cronista::revisit

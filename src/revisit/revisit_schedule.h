@@ -1,0 +1,122 @@
+// When to fetch each downloaded page again: the revisit schedule of a crawl.
+//
+// Every page fetched once joins the schedule with its host, a weight (its
+// importance: in a temporal crawl, its relevance) and a prior change rate
+// (a classifier of its features, or a constant). Each later visit reports
+// whether the main text changed and how many new URLs the page announced.
+// From these the schedule keeps, per page:
+// - the change rate λ̂, the maximum-likelihood estimate over its visits with
+//   the prior as pseudo-visits (change_rate.h);
+// - its yield, the new URLs it announced per fetch (an exponentially
+//   weighted mean), which makes it a hub.
+// `resolve()` shares out the revisit budget (fetches per second) by the
+// chosen policy under the per-host caps (allocation.h), in two parts:
+// - discovery: `hub_share` of the budget, to pages by their yield
+//   (proportional, as Pandey et al. show for information gain), only while
+//   some page has announced something;
+// - freshness: the rest, by the policy (the optimum, or a reference one),
+//   within what discovery left of each host's cap.
+// A page's next visit is its last visit plus 1/f (visits evenly spaced); a
+// page with f = 0 is not revisited until a resolve gives it a frequency.
+//
+// New URLs and revisits share one crawl budget by this rule: the crawl
+// reports the rate at which it fetches new URLs (`set_new_url_rate`), and
+// revisits get the rest of the budget, but never less than
+// `min_revisit_share` of it while any page is scheduled.
+//
+// Memory per page: a fixed record plus at most kKeptObservations visits
+// (older unchanged intervals are summed; older changed ones are kept as a
+// count and a mean interval). Not thread-safe: one owner (the crawl loop).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <vector>
+
+#include "revisit/allocation.h"
+#include "revisit/change_rate.h"
+
+namespace cronista::revisit {
+
+enum class RevisitPolicy { kOptimal, kUniform, kProportional };
+
+struct RevisitOptions {
+  double budget = 1.0;             // fetches per second over the whole crawl (new + revisits)
+  double min_revisit_share = 0.2;  // revisits keep at least this share of the budget
+  double hub_share = 0.2;          // share of the revisit budget spent on discovery
+  double yield_memory = 0.3;       // weight of the newest fetch in the yield's moving mean
+  RevisitPolicy policy = RevisitPolicy::kOptimal;
+  double prior_weight = 1.0;       // pseudo-visits of the prior
+};
+
+inline constexpr std::size_t kKeptObservations = 32;
+
+class RevisitSchedule {
+ public:
+  using PageId = std::uint32_t;
+
+  explicit RevisitSchedule(const RevisitOptions& options) : options_(options) {}
+
+  // A host's politeness gap in seconds (its cap is 1/gap fetches per second).
+  void set_host_gap(std::uint32_t host, double gap_s);
+
+  // A page fetched for the first time at `now` (seconds on any clock).
+  PageId add_page(std::uint32_t host, double weight, double prior_rate, double now);
+
+  // A revisit at `now`: whether the main text changed since the previous
+  // visit, and how many URLs never seen before the page links to.
+  void record_visit(PageId page, double now, bool changed, std::size_t new_urls);
+
+  void set_weight(PageId page, double weight);
+  void set_new_url_rate(double fetches_per_second) { new_url_rate_ = fetches_per_second; }
+
+  // Re-estimates every rate and shares out the budget again.
+  void resolve();
+
+  // The page due earliest, if it is due at `now`; it stays due until
+  // record_visit() (or postpone()).
+  std::optional<PageId> next_due(double now);
+  // The time the next page falls due (infinity when none is scheduled).
+  double next_due_time();
+  void postpone(PageId page, double until);
+
+  double estimated_rate(PageId page) const;
+  double frequency(PageId page) const { return pages_[page].frequency; }
+  double yield(PageId page) const { return pages_[page].yield; }
+  double due(PageId page) const { return pages_[page].due; }
+  std::size_t size() const { return pages_.size(); }
+  // The budget revisits get now (the sharing rule in the header comment).
+  double revisit_budget() const;
+
+ private:
+  struct Page {
+    std::uint32_t host = 0;
+    double weight = 1;
+    double prior_rate = 0;
+    double last_visit = 0;
+    double due = 0;
+    double frequency = 0;
+    double yield = 0;
+    std::uint32_t version = 0;  // invalidates older heap entries
+    // Visits: the newest kKeptObservations, then older ones summed.
+    std::vector<ChangeObservation> recent;
+    FoldedVisits folded;
+  };
+  struct Due {
+    double at;
+    PageId page;
+    std::uint32_t version;
+    bool operator>(const Due& o) const { return at > o.at; }
+  };
+  void schedule(PageId page);
+
+  RevisitOptions options_;
+  std::vector<Page> pages_;
+  std::vector<double> host_caps_;
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> heap_;
+  double new_url_rate_ = 0;
+};
+
+}  // namespace cronista::revisit

@@ -1,0 +1,71 @@
+// Change detection on main text: trivial edits and presentation are not
+// changes, new content is.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "revisit/content_signature.h"
+
+namespace cronista::revisit {
+namespace {
+
+const std::string kArticle =
+    "A 6 de junho de 1944, as tropas aliadas desembarcaram nas praias da Normandia. "
+    "A operação, preparada durante meses em Inglaterra, reuniu mais de cinco mil navios "
+    "e dezenas de milhares de soldados. Nos dias seguintes, a cabeça de ponte alargou-se "
+    "lentamente, apesar da resistência alemã nas cidades do interior. Caen só seria tomada "
+    "em julho, depois de semanas de combates e de bombardeamentos que destruíram a cidade. "
+    "Em Portugal, os jornais da época noticiaram o desembarque com dias de atraso, sujeitos "
+    "à censura prévia, e a população acompanhou os acontecimentos pela rádio estrangeira. "
+    "Para muitos historiadores, aquele verão marcou o princípio do fim da guerra na Europa, "
+    "que terminaria menos de um ano depois, em maio de 1945, com a rendição da Alemanha.";
+
+TEST(ContentSignature, WhiteSpaceAndCaseAreNotAChange) {
+  std::string relaid = "  " + kArticle + "\n\n";
+  for (auto& c : relaid)
+    if (c == ' ') c = '\n';
+  EXPECT_FALSE(is_change(content_signature(kArticle), content_signature(relaid)));
+  std::string upper = kArticle;
+  upper[0] = 'a';
+  EXPECT_EQ(content_signature(kArticle).exact, content_signature(upper).exact);
+}
+
+TEST(ContentSignature, ATypoFixedInALongArticleIsNotAChange) {
+  std::string fixed = kArticle;
+  fixed.replace(fixed.find("lentamente"), 10, "lentamentee");
+  const auto a = content_signature(kArticle), b = content_signature(fixed);
+  EXPECT_NE(a.exact, b.exact);
+  EXPECT_LE(hamming_distance(a.simhash, b.simhash), kNearDuplicateBits);
+  EXPECT_FALSE(is_change(a, b));
+}
+
+TEST(ContentSignature, ANewParagraphIsAChange) {
+  const std::string updated = kArticle +
+                              " Atualização: a 25 de agosto de 1944 Paris foi libertada, e o general "
+                              "De Gaulle desfilou nos Campos Elísios perante uma multidão imensa.";
+  EXPECT_TRUE(is_change(content_signature(kArticle), content_signature(updated)));
+}
+
+TEST(ContentSignature, AnotherArticleIsFarAway) {
+  const std::string other =
+      "No verão de 2001 a seca atingiu o Alentejo e as barragens ficaram a metade da capacidade; "
+      "os agricultores pediram apoio ao governo, que prometeu medidas até ao fim de setembro.";
+  const auto a = content_signature(kArticle), b = content_signature(other);
+  EXPECT_GT(hamming_distance(a.simhash, b.simhash), 10);
+  EXPECT_TRUE(is_change(a, b));
+}
+
+TEST(ContentSignature, TextAppearingOnAnEmptyPageIsAChange) {
+  const auto empty = content_signature("   \n ");
+  EXPECT_EQ(empty.words, 0u);
+  EXPECT_TRUE(is_change(empty, content_signature("Ontem choveu.")));
+  EXPECT_FALSE(is_change(empty, content_signature("")));
+}
+
+TEST(ContentSignature, InAShortTextEveryWordCounts) {
+  EXPECT_TRUE(is_change(content_signature("Reunião adiada para sexta-feira, 14 de março."),
+                        content_signature("Reunião adiada para sábado, 15 de março.")));
+}
+
+}  // namespace
+}  // namespace cronista::revisit

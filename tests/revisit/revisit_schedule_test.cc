@@ -1,0 +1,126 @@
+// The revisit schedule: estimates from visits, the budget shared out under
+// the politeness caps, hubs by their yield, due times evenly spaced.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "revisit/revisit_schedule.h"
+
+namespace cronista::revisit {
+namespace {
+
+RevisitOptions options(double budget) {
+  RevisitOptions o;
+  o.budget = budget;
+  o.min_revisit_share = 0.2;
+  o.hub_share = 0.2;
+  return o;
+}
+
+// Visits a page `n` times every `every` seconds from `start`, telling the
+// schedule whether it changed (Poisson at `rate`).
+double visit(RevisitSchedule& s, RevisitSchedule::PageId id, double start, double every, int n, double rate,
+             std::mt19937_64& rng, std::size_t new_urls = 0) {
+  std::uniform_real_distribution<double> u(0, 1);
+  double t = start;
+  for (int i = 0; i < n; ++i) {
+    t += every;
+    s.record_visit(id, t, u(rng) < -std::expm1(-rate * every), new_urls);
+  }
+  return t;
+}
+
+TEST(RevisitSchedule, APageSeenChangingIsRevisitedMoreOftenThanOneSeenStill) {
+  RevisitSchedule s(options(1.0));
+  std::mt19937_64 rng(1);
+  const auto busy = s.add_page(0, 1, 1.0 / 600, 0);
+  const auto still = s.add_page(1, 1, 1.0 / 600, 0);
+  visit(s, busy, 0, 60, 20, 1.0 / 120, rng);
+  visit(s, still, 0, 60, 20, 0.0, rng);
+  s.resolve();
+  EXPECT_GT(s.estimated_rate(busy), 10 * s.estimated_rate(still));
+  EXPECT_GT(s.frequency(busy), s.frequency(still));
+}
+
+TEST(RevisitSchedule, VisitsAreEvenlySpacedAtTheAllocatedFrequency) {
+  RevisitSchedule s(options(0.5));
+  const auto id = s.add_page(0, 1, 1.0 / 60, 100);
+  s.resolve();
+  ASSERT_GT(s.frequency(id), 0);
+  EXPECT_NEAR(s.due(id), 100 + 1 / s.frequency(id), 1e-9);
+  s.record_visit(id, 130, true, 0);
+  EXPECT_NEAR(s.due(id), 130 + 1 / s.frequency(id), 1e-9);
+}
+
+TEST(RevisitSchedule, AHostNeverGetsMoreThanOneFetchPerPolitenessGap) {
+  RevisitSchedule s(options(10.0));
+  s.set_host_gap(0, 2.0);
+  for (int i = 0; i < 50; ++i) s.add_page(0, 1, 1.0 / 30, 0);
+  s.resolve();
+  double host_total = 0;
+  for (RevisitSchedule::PageId i = 0; i < s.size(); ++i) host_total += s.frequency(i);
+  EXPECT_LE(host_total, 0.5 + 1e-9);
+}
+
+TEST(RevisitSchedule, NewUrlsTakeTheBudgetButRevisitsKeepTheirMinimumShare) {
+  RevisitSchedule s(options(4.0));
+  s.add_page(0, 1, 1.0 / 60, 0);
+  s.set_new_url_rate(1.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 3.0);
+  s.set_new_url_rate(4.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 0.8);
+}
+
+TEST(RevisitSchedule, AHubThatAnnouncesNewPagesIsRevisitedThoughItsTextNeverChanges) {
+  RevisitSchedule s(options(0.2));
+  std::mt19937_64 rng(2);
+  const auto hub = s.add_page(0, 1, 1.0 / 3600, 0);
+  const auto article = s.add_page(1, 1, 1.0 / 3600, 0);
+  // Neither changes; the hub links to three new articles on every visit.
+  visit(s, hub, 0, 60, 10, 0.0, rng, 3);
+  visit(s, article, 0, 60, 10, 0.0, rng, 0);
+  s.resolve();
+  EXPECT_GT(s.yield(hub), 2.0);
+  EXPECT_GT(s.frequency(hub), s.frequency(article));
+  EXPECT_GE(s.frequency(hub), 0.2 * 0.2 - 1e-9);  // at least the discovery share
+}
+
+TEST(RevisitSchedule, ALongHistoryKeepsAnAccurateEstimateInFixedMemory) {
+  RevisitSchedule s(options(1.0));
+  std::mt19937_64 rng(3);
+  const double rate = 1.0 / 90;
+  const auto id = s.add_page(0, 1, 1.0 / 3600, 0);
+  visit(s, id, 0, 45, 4000, rate, rng);
+  EXPECT_NEAR(s.estimated_rate(id) / rate, 1.0, 0.1);
+}
+
+TEST(RevisitSchedule, APageIsDueOnlyFromItsDueTimeAndPostponingMovesIt) {
+  RevisitSchedule s(options(0.1));
+  const auto id = s.add_page(0, 1, 1.0 / 60, 0);
+  s.resolve();
+  const double due = s.due(id);
+  EXPECT_FALSE(s.next_due(due - 1).has_value());
+  ASSERT_TRUE(s.next_due(due).has_value());
+  EXPECT_EQ(*s.next_due(due), id);
+  s.postpone(id, due + 50);
+  EXPECT_FALSE(s.next_due(due + 49).has_value());
+  EXPECT_DOUBLE_EQ(s.next_due_time(), due + 50);
+}
+
+TEST(RevisitSchedule, TheOptimumAbandonsAPageChangingFarFasterThanTheBudgetFollows) {
+  RevisitOptions o = options(0.02);
+  o.hub_share = 0;
+  RevisitSchedule s(o);
+  std::mt19937_64 rng(4);
+  const auto frantic = s.add_page(0, 1, 1.0, 0);
+  const auto calm = s.add_page(1, 1, 1.0 / 600, 0);
+  visit(s, frantic, 0, 30, 30, 5.0, rng);
+  visit(s, calm, 0, 30, 30, 1.0 / 600, rng);
+  s.resolve();
+  EXPECT_EQ(s.frequency(frantic), 0.0);
+  EXPECT_GT(s.frequency(calm), 0.0);
+}
+
+}  // namespace
+}  // namespace cronista::revisit
