@@ -20,8 +20,9 @@
 #include <limits>
 #include <queue>
 #include <set>
+#include <span>
 
-#include <boost/math/special_functions/lambert_w.hpp>
+#include "revisit/allocation.h"
 
 namespace cronista::eval {
 
@@ -37,28 +38,6 @@ constexpr double kBarbosaRatio[4] = {1, 3, 30, 97};
 constexpr double kBarbosaFastestS = 300;  // the living web's news class
 constexpr int kBarbosaWindow[4] = {3, 2, 2, 1};
 constexpr double kHubPeriodS = 15;
-
-// f_i for one page at multiplier m: g(λ/f) = mλ with g(r) = 1 − (1 + r)e^{−r}.
-double frequency_at(double rate, double m) {
-  if (rate <= 0) return 0;
-  const double y = m * rate;
-  if (y >= 1) return 0;
-  if (y <= 0) return kInf;
-  const double arg = (y - 1) / std::exp(1.0);
-  const double r = -1 - boost::math::lambert_wm1(std::max(arg, -1 / std::exp(1.0) + 1e-15));
-  return r > 0 ? rate / r : kInf;
-}
-
-// The multiplier at which `total(m)` (decreasing in m) equals target; bisection on log m.
-template <typename Total>
-double solve_multiplier(const Total& total, double target, double lo, double hi) {
-  for (int i = 0; i < 200; ++i) {
-    const double mid = std::sqrt(lo * hi);
-    (total(mid) > target ? lo : hi) = mid;
-    if (hi / lo < 1 + 1e-12) break;
-  }
-  return hi;
-}
 
 struct Scheduled {
   double due_ms;
@@ -83,47 +62,6 @@ Result<RevisitPolicy> parse_revisit_policy(const std::string& name) {
   return Result<RevisitPolicy>::Error("unknown policy '" + name + "' (" + all + " or all)");
 }
 
-double poisson_freshness(double rate, double frequency) {
-  if (rate <= 0) return 1;
-  if (frequency <= 0) return 0;
-  const double r = rate / frequency;
-  return (1 - std::exp(-r)) / r;
-}
-
-std::vector<double> optimal_frequencies(const std::vector<double>& rates, const std::vector<int>& host_of,
-                                        const std::vector<double>& host_cap, double budget) {
-  const std::size_t hosts = host_cap.size();
-  double max_rate = 0, min_rate = kInf;
-  for (double r : rates)
-    if (r > 0) max_rate = std::max(max_rate, r), min_rate = std::min(min_rate, r);
-  std::vector<double> out(rates.size(), 0);
-  if (max_rate <= 0 || budget <= 0) return out;
-  const double m_hi = 1 / min_rate, m_lo = 1e-15 / max_rate;
-  auto host_total = [&](std::size_t h, double m) {
-    double s = 0;
-    for (std::size_t i = 0; i < rates.size(); ++i)
-      if (static_cast<std::size_t>(host_of[i]) == h) s += frequency_at(rates[i], m);
-    return s;
-  };
-  // Each host's own multiplier: the one at which it reaches its cap.
-  std::vector<double> host_floor(hosts, 0);
-  for (std::size_t h = 0; h < hosts; ++h)
-    if (std::isfinite(host_cap[h]) && host_total(h, m_lo) > host_cap[h])
-      host_floor[h] = solve_multiplier([&](double m) { return host_total(h, m); }, host_cap[h], m_lo, m_hi);
-  auto total = [&](double m) {
-    double s = 0;
-    for (std::size_t i = 0; i < rates.size(); ++i)
-      s += frequency_at(rates[i], std::max(m, host_floor[static_cast<std::size_t>(host_of[i])]));
-    return s;
-  };
-  const double m = total(m_lo) <= budget ? m_lo : solve_multiplier(total, budget, m_lo, m_hi);
-  for (std::size_t i = 0; i < rates.size(); ++i) {
-    const double f = frequency_at(rates[i], std::max(m, host_floor[static_cast<std::size_t>(host_of[i])]));
-    out[i] = std::isfinite(f) ? f : 0;
-  }
-  return out;
-}
-
 std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPolicy policy, const SimulationOptions& o) {
   std::vector<ServedRequest> out;
   std::vector<int> collection;
@@ -146,32 +84,23 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
     hubs += hub[static_cast<std::size_t>(i)] ? 1 : 0;
   }
 
+  // The allocations of src/revisit/ under the same caps (one request per gap per host).
+  auto allocated = [&](revisit::Allocation (*allocate)(std::span<const revisit::RevisitItem>, std::span<const double>,
+                                                       double)) {
+    std::vector<revisit::RevisitItem> items;
+    for (int i : collection) {
+      const LivingPage& p = truth.pages[static_cast<std::size_t>(i)];
+      items.push_back({p.rate, 1, static_cast<std::uint32_t>(p.host)});
+    }
+    const std::vector<double> caps(truth.hosts.size(), o.delay_ms > 0 ? 1000.0 / static_cast<double>(o.delay_ms) : kInf);
+    const revisit::Allocation a = allocate(items, caps, o.budget_per_s);
+    for (std::size_t k = 0; k < collection.size(); ++k)
+      interval[static_cast<std::size_t>(collection[k])] = a.frequency[k] > 0 ? 1000 / a.frequency[k] : kInf;
+  };
   switch (policy) {
-    case RevisitPolicy::Uniform:
-      for (int i : collection) interval[static_cast<std::size_t>(i)] = uniform_ms;
-      break;
-    case RevisitPolicy::Proportional: {
-      double sum = 0;
-      for (int i : collection) sum += truth.pages[static_cast<std::size_t>(i)].rate;
-      for (int i : collection) {
-        const double f = sum > 0 ? o.budget_per_s * truth.pages[static_cast<std::size_t>(i)].rate / sum : 0;
-        interval[static_cast<std::size_t>(i)] = f > 0 ? 1000 / f : kInf;
-      }
-      break;
-    }
-    case RevisitPolicy::Optimal: {
-      std::vector<double> rates;
-      std::vector<int> host_of;
-      for (int i : collection) {
-        rates.push_back(truth.pages[static_cast<std::size_t>(i)].rate);
-        host_of.push_back(truth.pages[static_cast<std::size_t>(i)].host);
-      }
-      const std::vector<double> caps(truth.hosts.size(), o.delay_ms > 0 ? 1000.0 / static_cast<double>(o.delay_ms) : kInf);
-      const std::vector<double> f = optimal_frequencies(rates, host_of, caps, o.budget_per_s);
-      for (std::size_t k = 0; k < collection.size(); ++k)
-        interval[static_cast<std::size_t>(collection[k])] = f[k] > 0 ? 1000 / f[k] : kInf;
-      break;
-    }
+    case RevisitPolicy::Uniform: allocated(revisit::uniform_allocation); break;
+    case RevisitPolicy::Proportional: allocated(revisit::proportional_allocation); break;
+    case RevisitPolicy::Optimal: allocated(revisit::optimal_allocation); break;
     case RevisitPolicy::NutchBody:
     case RevisitPolicy::NutchMain:
     case RevisitPolicy::StormBody:

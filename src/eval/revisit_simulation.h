@@ -10,8 +10,9 @@
 // known once a fetched hub lists it and is fetched at the next free slot of
 // its host (every policy alike), once.
 //
-// optimal_frequencies() is the freshness optimum under a budget and per-host
-// caps, usable on estimated rates as well as on true ones.
+// Uniform, proportional and optimal are the allocations of src/revisit/
+// (allocation.h) under the same per-host caps, given the true rates; a
+// crawler's estimated rates go through the same functions.
 #pragma once
 
 #include <cstdint>
@@ -25,9 +26,9 @@
 namespace cronista::eval {
 
 enum class RevisitPolicy {
-  Uniform,       // every page every N/budget seconds
-  Proportional,  // frequencies proportional to the true λ
-  Optimal,       // the freshness optimum with the true λ under per-host caps
+  Uniform,       // every page alike (N/budget seconds apart), under the host caps
+  Proportional,  // frequencies proportional to the true λ, under the host caps
+  Optimal,       // the freshness optimum with the true λ under the host caps
   NutchBody,     // Nutch AdaptiveFetchSchedule, change = whole-body hash differs
   NutchMain,     // the same, change = main-content hash differs
   StormBody,     // StormCrawler AdaptiveScheduler, whole-body hash
@@ -49,17 +50,5 @@ struct SimulationOptions {
 // The requests a policy makes (the fetches at t = 0 come first, at t = -1).
 std::vector<ServedRequest> simulate_policy(const sampleweb::LivingTruth& truth, RevisitPolicy policy,
                                            const SimulationOptions& options);
-
-// Revisit frequencies (per second) maximising the mean time-averaged
-// freshness Σ F̄(λ_i, f_i) under Σ f_i = budget and Σ_{i∈h} f_i <= host_cap[h]
-// (Lagrange multipliers solved by bisection, each f_i in closed form by the
-// Lambert W function). A page with λ = 0 gets 0; so does one that changes
-// too fast to be worth following.
-std::vector<double> optimal_frequencies(const std::vector<double>& rates, const std::vector<int>& host_of,
-                                        const std::vector<double>& host_cap, double budget);
-
-// Time-averaged freshness of a Poisson page of rate λ revisited at fixed
-// intervals of frequency f: (1 − e^{−λ/f}) f/λ (1 when λ = 0, 0 when f = 0).
-double poisson_freshness(double rate, double frequency);
 
 }  // namespace cronista::eval

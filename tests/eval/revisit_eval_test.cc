@@ -3,7 +3,6 @@
 // living web behave as the studies predict.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <sstream>
 
 #include "eval/revisit_eval.h"
@@ -161,46 +160,6 @@ TEST_F(HandCheckedRevisit, BadInputsAreOneLineErrors) {
   EXPECT_NE(missing.err.find("none.jsonl"), std::string::npos) << missing.err;
 }
 
-TEST(OptimalFrequencies, SpendTheBudgetAndEqualiseTheMarginalGain) {
-  const std::vector<double> rates = {0.001, 0.01, 0.05, 0};
-  const std::vector<int> hosts = {0, 0, 1, 1};
-  const double inf = std::numeric_limits<double>::infinity();
-  const auto f = optimal_frequencies(rates, hosts, {inf, inf}, 0.05);
-  EXPECT_NEAR(f[0] + f[1] + f[2] + f[3], 0.05, 1e-9);
-  EXPECT_EQ(f[3], 0) << "a page that never changes is never revisited";
-  // (1/λ)[1 − (1 + r)e^{−r}] is the same for every revisited page.
-  auto gain = [&](std::size_t i) {
-    const double r = rates[i] / f[i];
-    return (1 - (1 + r) * std::exp(-r)) / rates[i];
-  };
-  EXPECT_NEAR(gain(0), gain(1), 1e-6 * gain(1));
-  EXPECT_NEAR(gain(1), gain(2), 1e-6 * gain(1));
-}
-
-TEST(OptimalFrequencies, KeepEachHostUnderItsCap) {
-  const std::vector<double> rates = {0.01, 0.02, 0.001};
-  const auto f = optimal_frequencies(rates, {0, 0, 1}, {0.005, 1}, 0.05);
-  EXPECT_LE(f[0] + f[1], 0.005 * (1 + 1e-9));
-  EXPECT_GT(f[2], 0);
-}
-
-TEST(OptimalFrequencies, BeatUniformAndProportionalOnPoissonPages) {
-  std::vector<double> rates;
-  for (int k = 0; k < 50; ++k) rates.push_back(0.0005 * std::pow(1.15, k));
-  const double budget = 0.2;
-  const auto opt = optimal_frequencies(rates, std::vector<int>(rates.size(), 0), {1e9}, budget);
-  double sum_rates = 0;
-  for (double r : rates) sum_rates += r;
-  double f_opt = 0, f_uni = 0, f_prop = 0;
-  for (std::size_t i = 0; i < rates.size(); ++i) {
-    f_opt += poisson_freshness(rates[i], opt[i]);
-    f_uni += poisson_freshness(rates[i], budget / static_cast<double>(rates.size()));
-    f_prop += poisson_freshness(rates[i], budget * rates[i] / sum_rates);
-  }
-  EXPECT_GT(f_opt, f_uni);
-  EXPECT_GT(f_uni, f_prop);
-}
-
 // A generated living web, seeds 1 and 7.
 LivingTruth living_web(const TempDir& dir, std::uint64_t seed, bool changing_only) {
   sampleweb::SampleWebOptions o;
@@ -261,8 +220,11 @@ TEST(RevisitSimulation, EveryPolicyKeepsToTheBudgetAndTheGap) {
   for (const std::string& name : revisit_policy_names()) {
     const RevisitFigures f = simulated(truth, *parse_revisit_policy(name), 2);
     EXPECT_LE(f.requests, 2 * 1800) << name;
-    for (const HostRequests& h : f.hosts)
-      if (h.requests > 1) EXPECT_GE(h.smallest_gap_ms, 100) << name << " " << h.host;
+    for (const HostRequests& h : f.hosts) {
+      if (h.requests > 1) {
+        EXPECT_GE(h.smallest_gap_ms, 100) << name << " " << h.host;
+      }
+    }
   }
 }
 
