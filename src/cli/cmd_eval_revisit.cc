@@ -2,7 +2,6 @@
 // crawl of the living sample web (from the server's request log), beside the
 // reference policies replayed on the same change processes
 // (eval/revisit_eval.h, eval/revisit_simulation.h).
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -77,14 +76,11 @@ int cmd_eval_revisit(int argc, char** argv) {
             << " ms per host, every page fetched once at 0";
   const std::string summary = eval::revisit_markdown(runs, setting.str());
   if (!out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec) return fail("eval-revisit", "cannot create '" + out + "': " + ec.message());
-    const std::filesystem::path dir(out);
-    for (const auto& [name, data] : std::vector<std::pair<std::string, std::string>>{
-             {"summary.md", summary}, {"figures.csv", eval::revisit_csv(runs)}, {"chart.svg", eval::revisit_svg(runs)}}) {
-      if (Status st = write_output((dir / name).string(), data); !st.ok()) return fail("eval-revisit", st.message());
-    }
+    if (Status st = write_outputs(out, {{"summary.md", summary},
+                                        {"figures.csv", eval::revisit_csv(runs)},
+                                        {"chart.svg", eval::revisit_svg(runs)}});
+        !st.ok())
+      return fail("eval-revisit", st.message());
     std::cerr << "eval-revisit: wrote summary.md, figures.csv, chart.svg in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-revisit", st.message());

@@ -12,8 +12,10 @@
 #include "sampleweb/living_web.h"
 
 #include <algorithm>
-#include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <sstream>
 
@@ -188,10 +190,8 @@ Result<LivingTruth> LivingTruth::parse(const std::string& jsonl, const std::stri
 
 Result<LivingTruth> LivingTruth::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return Result<LivingTruth>::Error("cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  if (!in) return Result<LivingTruth>::Error("cannot open '" + path + "': " + std::strerror(errno));
+  return parse(std::string(std::istreambuf_iterator<char>(in), {}), path);
 }
 
 }  // namespace cronista::sampleweb

@@ -36,14 +36,6 @@ SampleWebOptions options(const fs::path& out, int port, std::uint64_t seed = 1, 
   return o;
 }
 
-// Every file below dir, by relative path.
-std::map<std::string, std::string> tree(const fs::path& dir) {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir))
-    if (e.is_regular_file()) out[fs::relative(e.path(), dir).string()] = read_file(e.path());
-  return out;
-}
-
 std::string main_content(const std::string& body) {
   const std::size_t a = body.find("<main>"), b = body.find("</main>");
   return a == std::string::npos || b == std::string::npos ? std::string() : body.substr(a, b - a);
@@ -64,9 +56,9 @@ TEST(LivingWebTruth, TheStaticWebIsTheSameWithOrWithoutLiving) {
   TempDir with, without;
   ASSERT_TRUE(generate_sample_web(options(with.path(), 18080)).ok());
   ASSERT_TRUE(generate_sample_web(options(without.path(), 18080, 1, false)).ok());
-  auto living = tree(with.path());
+  auto living = cronista::testing::files_below(with.path());
   EXPECT_EQ(living.erase(kLivingTruthFile), 1u);
-  EXPECT_EQ(living, tree(without.path()));
+  EXPECT_EQ(living, cronista::testing::files_below(without.path()));
 }
 
 TEST(LivingWebTruth, ReadsBackWhatItWrites) {
@@ -96,7 +88,9 @@ TEST(LivingWebTruth, HoldsEveryKindOfProcessAndHubsChangeWhenTheirArticlesAppear
       EXPECT_LE(p.changes.size(), 4u);
       for (std::int64_t c : p.changes) EXPECT_GT(c, p.published) << p.url;
     }
-    if (p.process == "never") EXPECT_TRUE(p.changes.empty()) << p.url;
+    if (p.process == "never") {
+      EXPECT_TRUE(p.changes.empty()) << p.url;
+    }
   }
   for (const char* kind : {"poisson", "periodic", "weibull", "publishing", "edits", "never"})
     EXPECT_GT(processes[kind], 0) << kind;
