@@ -82,6 +82,15 @@ temporal::Genre genre_named(const std::string& genre) {
   return temporal::parse_genre(genre).value_or(temporal::Genre::News);
 }
 
+Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create '" + dir + "': " + ec.message());
+  for (const auto& [name, data] : files)
+    if (Status st = write_output((std::filesystem::path(dir) / name).string(), data); !st.ok()) return st;
+  return Status::Ok();
+}
+
 const CLI::Validator& date_validator() {
   static const CLI::Validator v(
       [](std::string& s) -> std::string {

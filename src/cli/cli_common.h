@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "temporal/chronon.h"
 #include "temporal/genre.h"
@@ -33,6 +35,8 @@ int not_yet(const std::string& command, const std::string& what);
 Result<std::string> read_input(const std::string& path);
 // Writes to a file, or stdout when path is empty or "-".
 Status write_output(const std::string& path, const std::string& data);
+// Creates the folder dir if missing and writes each (name, data) into it.
+Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
 
 // Help text of --patterns, the same on every command that loads the tagger.
 inline constexpr const char* kPatternsHelp =

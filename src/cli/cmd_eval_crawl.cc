@@ -36,18 +36,14 @@ int cmd_eval_crawl(int argc, char** argv) {
   if (!e) return fail("eval-crawl", e.status().message());
   const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec) return fail("eval-crawl", "cannot create '" + out + "': " + ec.message());
     const std::filesystem::path dir(out);
-    for (const auto& [name, data] : std::vector<std::pair<std::string, std::string>>{
-             {"summary.md", summary},
-             {"cutoffs.csv", eval::cutoffs_csv(*e)},
-             {"curves.csv", eval::curves_csv(*e)},
-             {"time-cutoffs.csv", eval::time_cutoffs_csv(*e)},
-             {"chart.svg", eval::chart_svg(*e)}}) {
-      if (Status st = write_output((dir / name).string(), data); !st.ok()) return fail("eval-crawl", st.message());
-    }
+    if (Status st = write_outputs(out, {{"summary.md", summary},
+                                        {"cutoffs.csv", eval::cutoffs_csv(*e)},
+                                        {"curves.csv", eval::curves_csv(*e)},
+                                        {"time-cutoffs.csv", eval::time_cutoffs_csv(*e)},
+                                        {"chart.svg", eval::chart_svg(*e)}});
+        !st.ok())
+      return fail("eval-crawl", st.message());
     if (!o.db_path.empty()) {
       if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());

@@ -24,6 +24,7 @@ constexpr Command kCommands[] = {
     {"report", cronista::cli::cmd_report, "temporal analysis report of a collection or crawl"},
     {"eval-tagger", cronista::cli::cmd_eval_tagger, "score the tagger against gold annotations"},
     {"eval-crawl", cronista::cli::cmd_eval_crawl, "precision/recall of crawls against ground truth"},
+    {"eval-revisit", cronista::cli::cmd_eval_revisit, "freshness and discovery latency on the living sample web"},
     {"sample-web", cronista::cli::cmd_sample_web, "generate or serve the bundled sample web"},
 };
 

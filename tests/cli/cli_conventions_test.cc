@@ -6,8 +6,8 @@
 namespace cronista::testing {
 namespace {
 
-const std::vector<std::string> kCommands = {"tag",    "segment",     "learn",      "crawl",     "build",
-                                            "report", "eval-tagger", "eval-crawl", "sample-web"};
+const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build", "report",
+                                            "eval-tagger", "eval-crawl", "eval-revisit", "sample-web"};
 
 TEST(CliConventions, TopLevelHelpListsEveryCommandAndExitsZero) {
   ProcessResult r = run_cronista({"--help"});
