@@ -43,6 +43,11 @@ inline constexpr const char* kPatternsHelp =
     "tagger pattern file, repeatable, later ones layered over earlier ones "
     "(default: patterns/pt.patterns and patterns/pt.manual.patterns)";
 
+// CLI11 validators for counts and durations, with a plain message ("must be
+// 0 or more, not -5") instead of CLI11's range with a 310-digit bound.
+const CLI::Validator& non_negative();
+const CLI::Validator& positive();
+
 // CLI11 validator for --dct (YYYY-MM-DD, a real date).
 const CLI::Validator& date_validator();
 

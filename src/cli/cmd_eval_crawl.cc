@@ -11,6 +11,7 @@ namespace cronista::cli {
 
 int cmd_eval_crawl(int argc, char** argv) {
   CLI::App app{"Precision and recall of crawls against a sample web's ground truth.", "cronista eval-crawl"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   eval::EvalCrawlOptions o;
   std::string out;
   bool no_oracle = false;
@@ -34,6 +35,10 @@ int cmd_eval_crawl(int argc, char** argv) {
 
   auto e = eval::evaluate_crawls(o);
   if (!e) return fail("eval-crawl", e.status().message());
+  if (e->seeds.empty())
+    std::cerr << "eval-crawl: warning: no seeds file (looked for "
+              << (std::filesystem::path(o.truth_path).parent_path() / ("seeds-" + o.scope + ".txt")).string()
+              << "): no oracle run and no reachability; give the crawl's seeds with --oracle-seeds FILE\n";
   const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
     const std::filesystem::path dir(out);

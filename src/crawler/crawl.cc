@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "crawler/charset.h"
+#include "crawler/crawl_record.h"
 #include "crawler/crawl_store.h"
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
@@ -324,8 +326,10 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
     return;
   }
   h.robots_failures = 0;
+  if (entry.source == RobotsSource::kUnreachable) count_error("host-unreachable");
   const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(entry.expires - wall);
   std::string reason = entry.reason;
+  if (outcome.network_error && !r.error_message.empty()) reason += " (" + r.error_message + ")";
   hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::seconds(1)), now);
   h.robots_entry = std::move(entry);
   StoreJob job;
@@ -533,7 +537,8 @@ void Crawl::dispatch() {
       StoreJob job;
       frontier_->finish(*e, UrlState::Dropped, &job.ops);
       submit(std::move(job));
-      ++skipped_["robots"];
+      const auto& robots = hosts_[e->host].robots_entry;
+      ++skipped_[robots && robots->source == RobotsSource::kUnreachable ? "host-unreachable" : "robots"];
       frontier_->host_changed(e->host, now);
       continue;
     }
@@ -558,8 +563,20 @@ void Crawl::progress(bool final_line) {
   for (const auto& [kind, n] : errors_) errs += " " + kind + "=" + std::to_string(n);
   std::string skips;
   for (const auto& [kind, n] : skipped_) skips += " " + kind + "=" + std::to_string(n);
-  std::fprintf(stderr, "crawl: %lld pages, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, errors:%s%s%s\n",
-               static_cast<long long>(pages_before_ + pages_), secs > 0 ? pages_ / secs : 0.0,
+  const std::int64_t total = pages_before_ + pages_;
+  std::string budget;  // "12% of 5000, ETA 3m10s"
+  if (o_.max_pages > 0) {
+    char b[96];
+    const double rate = secs > 0 ? pages_ / secs : 0.0;
+    const double left = rate > 0 ? std::max<double>(0, o_.max_pages - total) / rate : -1;
+    std::snprintf(b, sizeof b, " (%.0f%% of %lld, ETA %s)", 100.0 * total / o_.max_pages,
+                  static_cast<long long>(o_.max_pages), left < 0 ? "unknown" : clock_time(left).c_str());
+    budget = b;
+  }
+  std::fprintf(stderr,
+               "crawl: %s elapsed, %lld pages%s, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, "
+               "errors:%s%s%s\n",
+               clock_time(secs).c_str(), static_cast<long long>(total), budget.c_str(), secs > 0 ? pages_ / secs : 0.0,
                pages_ ? 100.0 * relevant_ / pages_ : 0.0, frontier_->queued(), in_flight_.size(),
                errs.empty() ? " none" : errs.c_str(), skips.empty() ? "" : ", skipped:", skips.c_str());
 }
@@ -569,6 +586,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     if (store_) store_->finish("error");
     return s;
   }
+  if (o_.on_started) o_.on_started();
   started_ = last_progress_ = Clock::now();
   std::string end_reason;
   for (;;) {

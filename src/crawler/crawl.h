@@ -34,6 +34,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -101,6 +102,9 @@ struct CrawlOptions {
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;
+  // Called once everything is set up, before the first fetch (the command's
+  // start banner: printed only for a crawl that really starts).
+  std::function<void()> on_started;
 };
 
 struct CrawlSummary {

@@ -424,7 +424,12 @@ std::string summary_markdown(const CrawlEvaluation& e) {
   std::ostringstream md;
   md << "# Crawl evaluation, scope " << e.scope << "\n\n";
   md << "- truth: " << e.truth_urls << " URLs, " << e.truth_relevant << " relevant pages that may be fetched\n";
-  md << "- seeds: " << e.seeds.size() << "; relevant pages reachable from them: " << e.reachable_relevant << "\n";
+  if (e.seeds.empty())
+    md << "- seeds: none (no seeds file; give --oracle-seeds FILE): no oracle run, and recall (reachable) is "
+          "measured against every relevant page of the web, "
+       << e.reachable_relevant << "\n";
+  else
+    md << "- seeds: " << e.seeds.size() << "; relevant pages reachable from them: " << e.reachable_relevant << "\n";
   md << "- relevant pages found by the runs together (union): " << e.union_relevant << "\n\n";
   md << "Precision = distinct relevant pages among the first n downloads / n. Recall (reachable) = the same count / "
         "relevant pages reachable from the seeds; recall (union) = / relevant pages found by any run, the oracle included.\n\n";
