@@ -9,8 +9,8 @@ namespace cronista::testing {
 namespace {
 
 const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build",
-                                            "report",      "export",     "eval-tagger",  "eval-crawl", "eval-revisit",
-                                            "sample-web"};
+                                            "report",      "export",     "replicas",     "eval-tagger", "eval-crawl",
+                                            "eval-revisit", "sample-web"};
 
 TEST(CliConventions, TopLevelHelpListsEveryCommandAndExitsZero) {
   ProcessResult r = run_cronista({"--help"});
