@@ -174,7 +174,7 @@ int cmd_tag(int argc, char** argv) {
   std::string genre = "news";
   add_genre_option(app, genre);
   app.add_option("--patterns", patterns, kPatternsHelp)->allow_extra_args(false);
-  app.add_option("--piece-size", piece_size, "plain text is tagged in pieces of about this many bytes")
+  app.add_option("--piece-size", piece_size, "plain text is tagged in pieces of about this many bytes (default: 1 MiB)")
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
   app.add_option("inputs", inputs,
                  "input file, or - for stdin (default); several files make a batch: one JSON line per file");
