@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -58,6 +59,14 @@ class TempDir {
 
 // A port the kernel just handed out on this loopback address (in practice
 // free on the other 127.0.0.x addresses too, as the sample web needs).
+// Every file below root, by path relative to it, with its bytes.
+inline std::map<std::string, std::string> files_below(const std::filesystem::path& root) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root))
+    if (e.is_regular_file()) out[std::filesystem::relative(e.path(), root).string()] = read_file(e.path());
+  return out;
+}
+
 inline int free_loopback_port(const char* address = "127.0.0.2") {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   if (fd < 0) return 0;

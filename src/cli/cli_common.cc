@@ -131,6 +131,27 @@ Status write_output(const std::string& path, const std::string& data) {
   return Status::Ok();
 }
 
+void add_genre_option(CLI::App& app, std::string& genre) {
+  app.add_option("--genre", genre,
+                 "how undated expressions resolve: news (nearest, by tense; default), narrative (relative to the "
+                 "last date the text gave), colloquial (the next one unless the tense says past), scientific "
+                 "(no document date)")
+      ->check(CLI::IsMember({"news", "narrative", "colloquial", "scientific"}));
+}
+
+temporal::Genre genre_named(const std::string& genre) {
+  return temporal::parse_genre(genre).value_or(temporal::Genre::News);
+}
+
+Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return Status::Error("cannot create '" + dir + "': " + ec.message());
+  for (const auto& [name, data] : files)
+    if (Status st = write_output((std::filesystem::path(dir) / name).string(), data); !st.ok()) return st;
+  return Status::Ok();
+}
+
 namespace {
 
 // A number above `bound` (or equal to it unless `strict`).

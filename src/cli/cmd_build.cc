@@ -18,6 +18,7 @@ int cmd_build(int argc, char** argv) {
   CLI::App app{"Tag and segment a whole collection into a database.", "cronista build"};
   app.option_defaults()->always_capture_default();  // --help shows defaults
   std::string input, format, db, out, granularity = "sentence", resources;
+  std::vector<std::string> patterns;
   int threads = 0;
   std::size_t batch = 500;
   bool quiet = false;
@@ -30,7 +31,10 @@ int cmd_build(int argc, char** argv) {
   app.add_option("--threads", threads, "analysis threads (default: all cores)")->check(non_negative());
   app.add_option("--granularity", granularity, "segment by sentence or paragraph")
       ->check(CLI::IsMember({"sentence", "paragraph"}));
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
+  app.add_option("--patterns", patterns, kPatternsHelp)->allow_extra_args(false);
   app.add_option("--batch", batch, "documents per database transaction")->check(positive());
   app.add_flag("--quiet", quiet, "no progress lines on stderr");
   if (auto code = parse(app, argc, argv)) return *code;
@@ -42,7 +46,8 @@ int cmd_build(int argc, char** argv) {
   if (!fmt.ok()) return fail("build", fmt.status().message(), kExitUsage);
   std::error_code ec;
   if (!std::filesystem::exists(input, ec)) return fail("build", "no such file or folder '" + input + "' (--input)");
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, {}});
+  auto tagger = temporal::Tagger::load(
+      temporal::TaggerOptions{resources.empty() ? temporal::default_home() : resources, patterns, genre_named(genre)});
   if (!tagger.ok()) return fail("build", tagger.status().message());
 
   corpus::BuildOptions options;
@@ -52,6 +57,7 @@ int cmd_build(int argc, char** argv) {
   options.xml_out = out;
   options.threads = threads;
   options.batch_documents = batch;
+  options.genre = genre_named(genre);
   options.granularity =
       granularity == "paragraph" ? temporal::SegmentGranularity::Paragraph : temporal::SegmentGranularity::Sentence;
   options.progress = [quiet](const std::string& line) {

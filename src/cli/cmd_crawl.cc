@@ -35,6 +35,7 @@ void on_signal(int sig) {
 
 struct CrawlArgs {
   std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
+  std::string genre = "news";
   std::vector<std::string> urls, allow_hosts;
   long max_pages = 0;
   int delay_ms = 1000, host_connections = 1, connections = 32;
@@ -91,10 +92,11 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--home,--resources", a.resources,
                  "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); "
                  "--resources is an older name");
-  app.add_option("--patterns", o.pattern_files,
-                 "tagger pattern file, repeatable, later ones layered over earlier ones "
-                 "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
-      ->allow_extra_args(false);
+  add_genre_option(app, a.genre);
+  app.add_option("--patterns", o.pattern_files, kPatternsHelp)->allow_extra_args(false);
+  app.add_flag("--follow-furniture", o.follow_furniture,
+               "temporal mode: once the links of in-scope main text are spent, go on with those of dated page "
+               "furniture (default: the crawl ends)");
   app.add_flag("--quiet", a.quiet, "no start banner or progress line (the summary is still printed)");
 }
 
@@ -146,7 +148,9 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
                 static_cast<long long>(s.total_pages), static_cast<long long>(s.pages),
                 megabytes(outcome.bytes).c_str());
   out += line;
-  std::snprintf(line, sizeof line, "relevant pages: %lld (%.1f%%, by the crawl's own judgement)\n",
+  std::snprintf(line, sizeof line,
+                "relevant pages: %lld (%.1f%%, by the crawl's own judgement: main text in the period; page furniture "
+                "never counts)\n",
                 static_cast<long long>(s.total_relevant), s.total_pages ? 100.0 * s.total_relevant / s.total_pages : 0.0);
   out += line;
   std::snprintf(line, sizeof line, "elapsed: %s; pages/s: %.1f\n", crawler::clock_time(s.seconds).c_str(),
@@ -324,6 +328,7 @@ int cmd_crawl(int argc, char** argv) {
   o.ca_file = a.ca_file;
   o.resume = a.resume;
   o.home = a.resources;
+  o.genre = genre_named(a.genre);
   o.progress = !a.quiet;
   o.args = crawler::encode_args(recorded_args(given));
 

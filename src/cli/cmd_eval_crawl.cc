@@ -23,7 +23,11 @@ int cmd_eval_crawl(int argc, char** argv) {
                  "seeds for the oracle and for reachability (default: seeds-<scope>.txt beside the truth file)");
   app.add_flag("--no-oracle", no_oracle, "leave the oracle run out");
   app.add_option("--db", o.db_path, "crawl database: list pages its tagger judged differently from the truth");
-  app.add_option("--out", out, "folder for summary.md, cutoffs.csv, curves.csv, chart.svg (created if missing)");
+  app.add_option("--delay-ms", o.delay_ms,
+                 "the crawls' minimum gap per host, for the oracle on the time axis (default 1000)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--out", out,
+                 "folder for summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   o.oracle = !no_oracle;
   if (auto scope = eval::parse_scope(o.scope); !scope.ok())
@@ -37,22 +41,19 @@ int cmd_eval_crawl(int argc, char** argv) {
               << "): no oracle run and no reachability; give the crawl's seeds with --oracle-seeds FILE\n";
   const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(out, ec);
-    if (ec) return fail("eval-crawl", "cannot create '" + out + "': " + ec.message());
     const std::filesystem::path dir(out);
-    for (const auto& [name, data] : std::vector<std::pair<std::string, std::string>>{
-             {"summary.md", summary},
-             {"cutoffs.csv", eval::cutoffs_csv(*e)},
-             {"curves.csv", eval::curves_csv(*e)},
-             {"chart.svg", eval::chart_svg(*e)}}) {
-      if (Status st = write_output((dir / name).string(), data); !st.ok()) return fail("eval-crawl", st.message());
-    }
+    if (Status st = write_outputs(out, {{"summary.md", summary},
+                                        {"cutoffs.csv", eval::cutoffs_csv(*e)},
+                                        {"curves.csv", eval::curves_csv(*e)},
+                                        {"time-cutoffs.csv", eval::time_cutoffs_csv(*e)},
+                                        {"chart.svg", eval::chart_svg(*e)}});
+        !st.ok())
+      return fail("eval-crawl", st.message());
     if (!o.db_path.empty()) {
       if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());
     }
-    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, chart.svg"
+    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg"
               << (o.db_path.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-crawl", st.message());

@@ -45,6 +45,8 @@ int cmd_eval_tagger(int argc, char** argv) {
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--only", only, "score only these documents (ids or file stems, comma-separated)");
   app.add_option("--skip", skip, "leave out these documents (ids or file stems, comma-separated)");
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("--scheme", scheme,
                  "annotation scheme to score under: auto (from the file), timeml, second-harem or first-harem")
@@ -81,7 +83,7 @@ int cmd_eval_tagger(int argc, char** argv) {
     return !skip_ids.count(id);
   };
 
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("eval-tagger", tagger.status().message());
 
   auto forced = [&scheme](eval::GoldScheme from_file) {

@@ -74,11 +74,17 @@ int cmd_sample_web(int argc, char** argv) {
   gen->add_option("--port", g.port, "port written into every URL (serve on the same one)")
       ->capture_default_str()->check(CLI::Range(1, 65535));
   gen->add_option("--corpora", g.corpora_dir, "folder with the texts (default: <home>/corpora/sample-web)");
+  auto* living = gen->add_flag("--living", g.living, "also write living.jsonl: pages that change at known times, news that appears");
+  gen->add_option("--duration", g.living_horizon_s, "with --living: seconds the changes run for")
+      ->capture_default_str()->check(CLI::Range(1.0, 604800.0))->needs(living);
   serve->add_option("--root", s.root, "folder written by 'sample-web generate'")->required();
   serve->add_option("--hosts", s.hosts, "serve only the first N hosts (default: all)")->check(CLI::Range(0, 250));
   serve->add_option("--port", s.port, "port (default: the one the web was generated for, 18080 by default)")
       ->check(CLI::Range(1, 65535));
   serve->add_flag("--log", s.log, "log every request on stderr");
+  serve->add_flag("--living", s.living, "serve the living web (a web generated with --living): pages change with time");
+  serve->add_option("--request-log", s.request_log,
+                    "write one line per request here (arrival ms, host, target, status, version), for eval-revisit");
   serve->add_option("--ready-file", ready_file, "write the 'serving …' line here once every host listens");
   serve->add_option("--pid-file", pid_file, "write the process id here");
   // CLI11 reports an unknown word here as "a subcommand is required".
@@ -93,6 +99,10 @@ int cmd_sample_web(int argc, char** argv) {
     std::cerr << "sample web in " << g.out_dir << ": " << summary->hosts << " hosts, " << summary->pages
               << " pages, " << summary->redirects << " redirects; relevant: " << summary->relevant_1939_1945
               << " for 1939-1945, " << summary->relevant_2001 << " for 2001\n";
+    if (g.living)
+      std::cerr << "living web: " << summary->living_pages << " pages changing " << summary->living_changes
+                << " times and " << summary->living_new_articles << " new articles in " << g.living_horizon_s
+                << " s\n";
     return kExitOk;
   }
   return run_serve(s, ready_file, pid_file);

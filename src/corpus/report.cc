@@ -466,8 +466,10 @@ class ReportBuilder {
     if (!stats.ok()) return stats.status();
     const crawler::CrawlStats& c = *stats;
     ReportTable t{"8.2", "Crawl statistics", {"value"}, {},
-                  "Times summed over the crawl's runs; means per analysed page; precision = relevant pages / "
-                  "pages downloaded, also after every checkpoint of the download order (the precision curve)."};
+                  "Times summed over the crawl's runs; means per analysed page; a page is relevant when a segment "
+                  "of its main text is in the period (page furniture never makes it so); precision = relevant "
+                  "pages / pages downloaded, also after every checkpoint of the download order (the precision "
+                  "curve)."};
     auto row = [&](std::string name, ReportValue v) { t.rows.push_back(ReportRow{std::move(name), {std::move(v)}}); };
     row("mode", c.mode);
     row("period", c.period_from + " to " + c.period_to);

@@ -30,6 +30,10 @@ struct SampleWebOptions {
   std::uint64_t seed = 1;
   int port = 18080;         // baked into every absolute URL
   int first_host = 2;       // hosts are 127.0.0.<first_host>, <first_host + 1>, …
+  // Also write living.jsonl, the truth of the living web (living_web.h): the
+  // static files are the same bytes with or without it.
+  bool living = false;
+  double living_horizon_s = 3600;
 };
 
 struct SampleWebSummary {
@@ -38,11 +42,16 @@ struct SampleWebSummary {
   int redirects = 0;
   int relevant_1939_1945 = 0;
   int relevant_2001 = 0;
+  // With --living: the collection, its changes within the horizon, the new articles.
+  int living_pages = 0;
+  int living_changes = 0;
+  int living_new_articles = 0;
 };
 
 // Writes the web into options.out_dir (created if missing; files of an
 // earlier web are overwritten, not removed): web.json, hosts.txt,
-// truth.jsonl, seeds-1939-1945.txt, seeds-2001.txt and sites/<name>/.
+// truth.jsonl, seeds-1939-1945.txt, seeds-2001.txt and sites/<name>/ (and
+// living.jsonl with options.living).
 Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options);
 
 // The corpora folder of a cronista home (<home>/corpora/sample-web).

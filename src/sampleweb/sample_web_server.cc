@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sampleweb/living_server.h"
+
 namespace cronista::sampleweb {
 namespace {
 
@@ -87,8 +89,54 @@ struct SampleWebServer::Impl {
   std::vector<std::unique_ptr<httplib::Server>> servers;
   std::vector<std::thread> threads;
   std::mutex log_mutex;
+  std::unique_ptr<LivingSite> living;
+  std::chrono::steady_clock::time_point t0;
+  std::int64_t t0_offset_ms = 0;  // the real start lies this far after t = 0 (a whole second)
+  std::ofstream request_log;
+  std::string log_buffer;
+  std::chrono::steady_clock::time_point last_flush;
 
   void handle(const Host& h, const httplib::Request& req, httplib::Response& res) {
+    const std::int64_t t =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count() +
+        t0_offset_ms;
+    int version = -1;
+    if (living) {
+      LivingRequest lr{h.name, req.path, req.get_header_value("If-None-Match"), req.get_header_value("If-Modified-Since"), t};
+      if (auto r = living->respond(lr)) {
+        res.status = r->status;
+        for (const auto& [name, value] : r->headers) res.set_header(name, value);
+        if (r->status != 304) res.set_content(std::move(r->body), r->content_type.c_str());
+        version = r->version;
+        log_request(h, req, res.status, t, version);
+        return;
+      }
+    }
+    serve_static(h, req, res);
+    log_request(h, req, res.status, t, version);
+  }
+
+  void log_request(const Host& h, const httplib::Request& req, int status, std::int64_t t, int version) {
+    if (!request_log.is_open()) return;
+    std::string line = std::to_string(t) + "\t" + h.address + ":" + std::to_string(port) + "\t" + req.path + "\t" +
+                       std::to_string(status) + "\t" + std::to_string(version) + "\n";
+    std::lock_guard<std::mutex> lock(log_mutex);
+    log_buffer += line;
+    const auto now = std::chrono::steady_clock::now();
+    if (log_buffer.size() > (1u << 16) || now - last_flush > std::chrono::seconds(1)) {
+      flush_log();
+      last_flush = now;
+    }
+  }
+
+  // Under log_mutex.
+  void flush_log() {
+    request_log << log_buffer;
+    request_log.flush();
+    log_buffer.clear();
+  }
+
+  void serve_static(const Host& h, const httplib::Request& req, httplib::Response& res) {
     auto it = h.routes.find(req.path);
     if (it != h.routes.end()) {
       const Route& r = it->second;
@@ -184,6 +232,23 @@ Result<std::unique_ptr<SampleWebServer>> SampleWebServer::load(const SampleWebSe
     impl.hosts.push_back(std::move(host));
   }
   if (impl.hosts.empty()) return R::Error("'" + (root / "web.json").string() + "' lists no hosts");
+  if (options.living) {
+    const Impl* self = &impl;
+    auto living = LivingSite::load(options.root, [self](const std::string& name, const std::string& path)
+                                                     -> std::optional<std::pair<std::string, std::string>> {
+      for (const Host& h : self->hosts) {
+        if (h.name != name) continue;
+        auto r = h.routes.find(path);
+        if (r == h.routes.end() || r->second.file.empty() || r->second.status != 200) return std::nullopt;
+        auto body = slurp(r->second.file);
+        if (!body) return std::nullopt;
+        return std::make_pair(std::move(*body), r->second.content_type);
+      }
+      return std::nullopt;
+    });
+    if (!living) return living.status();
+    impl.living = std::move(*living);
+  }
   return server;
 }
 
@@ -191,12 +256,30 @@ SampleWebServer::~SampleWebServer() { stop(); }
 
 Status SampleWebServer::start() {
   Impl& impl = *impl_;
+  // t = 0 is the last whole second of the wall clock before now.
+  const std::int64_t now_unix_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  impl.t0 = std::chrono::steady_clock::now();
+  impl.t0_offset_ms = now_unix_ms % 1000;
+  if (impl.living) impl.living->set_start_unix_ms(now_unix_ms - impl.t0_offset_ms);
+  if (!impl.options.request_log.empty()) {
+    impl.request_log.open(impl.options.request_log, std::ios::binary | std::ios::trunc);
+    if (!impl.request_log)
+      return Status::Error("cannot write '" + impl.options.request_log + "': " + std::strerror(errno));
+    impl.request_log << "# cronista sample-web request log\tstart_unix_ms=" << now_unix_ms - impl.t0_offset_ms
+                     << "\tliving=" << (impl.living ? 1 : 0) << "\n# t_ms\thost\ttarget\tstatus\tversion\n";
+    impl.request_log.flush();
+  }
   for (const Host& h : impl.hosts) {
     auto s = std::make_unique<httplib::Server>();
     const int threads = std::max(1, impl.options.threads_per_host);
     s->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
     s->set_read_timeout(5, 0);
     s->set_write_timeout(5, 0);
+    // Headers and body go out in two writes: without TCP_NODELAY, Nagle's
+    // algorithm holds the body until the client's delayed ACK, some tens of
+    // milliseconds per request on a kept-alive connection.
+    s->set_tcp_nodelay(true);
     const Host* host = &h;
     Impl* self = &impl;
     s->Get(".*", [self, host](const httplib::Request& req, httplib::Response& res) { self->handle(*host, req, res); });
@@ -239,6 +322,11 @@ void SampleWebServer::stop() {
     if (t.joinable()) t.join();
   impl_->threads.clear();
   impl_->servers.clear();
+  std::lock_guard<std::mutex> lock(impl_->log_mutex);
+  if (impl_->request_log.is_open()) {
+    impl_->flush_log();
+    impl_->request_log.close();
+  }
 }
 
 int SampleWebServer::port() const { return impl_->port; }

@@ -7,7 +7,11 @@
 // with their Location, 404 for everything unknown, and the endless calendar
 // months filled in from a template.
 //
-// Thread-safety: start() and stop() from one thread; the handlers only read.
+// With `living`, pages change with the time elapsed since start()
+// (living_server.h), and the request log records what was served when.
+//
+// Thread-safety: start() and stop() from one thread; the handlers only read
+// (the living web's counters and the log are synchronised).
 #pragma once
 
 #include <functional>
@@ -25,6 +29,11 @@ struct SampleWebServerOptions {
   int port = 0;          // 0 = the port the web was generated for
   bool log = false;      // one line per request on stderr
   int threads_per_host = 4;
+  // Serve the living web (living.jsonl; docs/living-web.md) instead of the static one.
+  bool living = false;
+  // Append one line per request here: arrival (ms since the start), host,
+  // target, status, main-content version served (-1 outside the living web).
+  std::string request_log;
 };
 
 class SampleWebServer {

@@ -10,6 +10,10 @@ constexpr int kSchemaVersion = 2;
 // Offsets are byte offsets into the analysed text; text_size lets reports
 // compute relative positions (quartiles) without the text.
 constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS analysis_settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
   key TEXT NOT NULL UNIQUE,
@@ -100,6 +104,34 @@ Status AnalysisStore::ensure_schema(Database& db) {
   if (Status s = db.exec(kSchema); !s.ok()) return Status::Error("database '" + db.path() + "': " + s.message());
   if (v < kSchemaVersion) return db.set_user_version(kSchemaVersion);
   return Status::Ok();
+}
+
+Result<std::optional<temporal::Genre>> AnalysisStore::genre(Database& db) {
+  auto get = db.prepare("SELECT value FROM analysis_settings WHERE key = 'genre'");
+  if (!get.ok()) return get.status();
+  if (!get->step()) {
+    if (!get->status().ok()) return get->status();
+    return std::optional<temporal::Genre>();
+  }
+  const std::string name = get->column_text(0);
+  auto g = temporal::parse_genre(name);
+  if (!g) return Status::Error("database '" + db.path() + "' records an unknown genre '" + name + "'");
+  return std::optional<temporal::Genre>(*g);
+}
+
+Status AnalysisStore::record_genre(Database& db, temporal::Genre genre) {
+  auto stored = AnalysisStore::genre(db);
+  if (!stored.ok()) return stored.status();
+  if (*stored) {
+    if (**stored == genre) return Status::Ok();
+    return Status::Error("database '" + db.path() + "' was tagged with --genre " +
+                         std::string(temporal::to_string(**stored)) + ", not " +
+                         std::string(temporal::to_string(genre)) + ": give the same genre, or another --db");
+  }
+  auto put = db.prepare("INSERT INTO analysis_settings(key, value) VALUES ('genre', ?)");
+  if (!put.ok()) return put.status();
+  put->bind(1, temporal::to_string(genre));
+  return put->run();
 }
 
 Result<bool> AnalysisStore::has_document(Database& db, const std::string& key) {

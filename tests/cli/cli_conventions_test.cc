@@ -8,8 +8,9 @@
 namespace cronista::testing {
 namespace {
 
-const std::vector<std::string> kCommands = {"tag",    "segment",     "learn",      "crawl",     "build",
-                                            "report", "export", "eval-tagger", "eval-crawl", "sample-web"};
+const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build",
+                                            "report",      "export",     "replicas",     "eval-tagger", "eval-crawl",
+                                            "eval-revisit", "sample-web"};
 
 TEST(CliConventions, TopLevelHelpListsEveryCommandAndExitsZero) {
   ProcessResult r = run_cronista({"--help"});

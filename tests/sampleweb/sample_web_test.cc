@@ -34,13 +34,6 @@ SampleWebOptions small_web(const fs::path& out, std::uint64_t seed = 7) {
   return o;
 }
 
-std::map<std::string, std::string> all_files(const fs::path& root) {
-  std::map<std::string, std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(root))
-    if (e.is_regular_file()) out[fs::relative(e.path(), root).string()] = read_file(e.path());
-  return out;
-}
-
 std::map<std::string, nlohmann::json> load_truth(const fs::path& file) {
   std::map<std::string, nlohmann::json> out;
   std::istringstream in(read_file(file));
@@ -56,7 +49,7 @@ TEST(SampleWeb, SameSeedGivesByteIdenticalWeb) {
   ASSERT_TRUE(generate_sample_web(small_web(a.path())).ok());
   ASSERT_TRUE(generate_sample_web(small_web(b.path())).ok());
   ASSERT_TRUE(generate_sample_web(small_web(c.path(), 8)).ok());
-  const auto fa = all_files(a.path()), fb = all_files(b.path());
+  const auto fa = cronista::testing::files_below(a.path()), fb = cronista::testing::files_below(b.path());
   ASSERT_GT(fa.size(), 300u);
   ASSERT_EQ(fa.size(), fb.size());
   for (const auto& [name, data] : fa) {

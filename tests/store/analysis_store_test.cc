@@ -17,6 +17,27 @@ TEST(Database, OpeningSomethingThatIsNotADatabaseNamesTheFile) {
   EXPECT_NE(db.status().message().find("junk.db"), std::string::npos) << db.status().message();
 }
 
+TEST(AnalysisStore, RecordsTheGenreOnceAndRefusesAnotherOnALaterRun) {
+  testing::TempDir tmp;
+  const std::string path = (tmp / "g.db").string();
+  {
+    auto db = Database::open(path);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+    ASSERT_TRUE(AnalysisStore::record_genre(*db, temporal::Genre::Colloquial).ok());
+  }
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+  auto stored = AnalysisStore::genre(*db);
+  ASSERT_TRUE(stored.ok()) << stored.status().message();
+  EXPECT_EQ(*stored, temporal::Genre::Colloquial);
+  EXPECT_TRUE(AnalysisStore::record_genre(*db, temporal::Genre::Colloquial).ok());
+  const Status other = AnalysisStore::record_genre(*db, temporal::Genre::News);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.message().find("--genre colloquial"), std::string::npos) << other.message();
+}
+
 // A database of schema version 1 (no segment text) gains the column, empty
 // for the rows already there, and stores the text of new segments.
 TEST(AnalysisStore, AVersion1DatabaseGainsSegmentText) {
