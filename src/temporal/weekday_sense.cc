@@ -73,6 +73,7 @@ bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t
   if (next >= t.size()) return true;
   const char c = t[next];
   if (c == ',' || c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == ')' || c == '"') return true;
+  if (c >= '0' && c <= '9') return true;  // "seg 9h", "sexta 14/10": a time or a date follows
   const std::size_t ne = word_end(t, next);
   if (ne == next) return false;
   const std::string_view after = t.substr(next, ne - next);
