@@ -133,6 +133,7 @@ bool street_number(const Lexicon& lex, std::string_view text, std::string_view t
     if (!w) return false;
     const std::string_view word = of(t, *w);
     if (in_class(lex, word, "STREET")) return true;
+    if (word.back() == '.') return false;  // the sentence before ("Rua Direita. Janeiro de 1950…")
     if (!is_upper_at(text, w->start - 1) && !lex.in_class(word, "NAME_CONNECTOR")) return false;
     p = w->start;
   }
