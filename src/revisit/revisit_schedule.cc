@@ -32,20 +32,23 @@ void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::siz
   Page& p = pages_[id];
   const double interval = now - p.last_visit;
   if (interval > 0) {
-    if (p.recent.size() == kKeptObservations) {
-      const ChangeObservation& oldest = p.recent.front();
+    if (p.kept == kKeptObservations) {
+      const float oldest = p.recent[p.oldest];
+      const double t = std::abs(static_cast<double>(oldest));
       FoldedVisits& f = p.folded;
-      if (oldest.changed) {
-        f.changed_mean_interval = (f.changed_mean_interval * f.changed + oldest.interval_s) / (f.changed + 1);
+      if (oldest < 0) {
+        f.changed_mean_interval = (f.changed_mean_interval * f.changed + t) / (f.changed + 1);
         ++f.changed;
       } else {
-        f.unchanged_time += oldest.interval_s;
+        f.unchanged_time += t;
       }
       ++f.visits;
-      f.interval_sum += oldest.interval_s;
-      p.recent.erase(p.recent.begin());
+      f.interval_sum += t;
+      p.recent[p.oldest] = static_cast<float>(changed ? -interval : interval);
+      p.oldest = static_cast<std::uint8_t>((p.oldest + 1) % kKeptObservations);
+    } else {
+      p.recent[p.kept++] = static_cast<float>(changed ? -interval : interval);
     }
-    p.recent.push_back({interval, changed});
   }
   const double a = options_.yield_memory;
   p.yield = (1 - a) * p.yield + a * static_cast<double>(new_urls);
@@ -57,7 +60,11 @@ void RevisitSchedule::set_weight(PageId id, double weight) { pages_[id].weight =
 
 double RevisitSchedule::estimated_rate(PageId id) const {
   const Page& p = pages_[id];
-  return estimate_change_rate(p.recent, p.folded, RatePrior{p.prior_rate, options_.prior_weight});
+  std::array<ChangeObservation, kKeptObservations> visits;
+  for (std::size_t i = 0; i < p.kept; ++i)
+    visits[i] = ChangeObservation{std::abs(static_cast<double>(p.recent[i])), p.recent[i] < 0};
+  return estimate_change_rate(std::span(visits.data(), p.kept), p.folded,
+                              RatePrior{p.prior_rate, options_.prior_weight});
 }
 
 double RevisitSchedule::revisit_budget() const {

@@ -1,0 +1,318 @@
+#include "shared_frontier/shared_frontier.h"
+
+#include <unistd.h>
+
+#include <variant>
+
+namespace cronista::shared_frontier {
+namespace {
+
+// Every script takes the key prefix as ARGV[1] and reads the server's clock
+// itself, so workers on several machines agree on time.
+constexpr const char* kNow = R"lua(
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+)lua";
+
+// ARGV: prefix, n, then n × (url, host, address, priority).
+constexpr const char* kAdd = R"lua(
+local p = ARGV[1]
+local added = 0
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local url, host, addr = ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4]
+  local prio = tonumber(ARGV[6 + i * 4])
+  local q = p .. 'q:' .. host
+  if redis.call('SADD', p .. 'seen', url) == 1 then
+    local s = redis.call('INCR', p .. 'seq')
+    redis.call('ZADD', q, prio * 4294967296 + s, url)
+    if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
+    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+    added = added + 1
+  else
+    local cur = redis.call('ZSCORE', q, url)
+    if cur then
+      local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
+      if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
+    end
+  end
+end
+return added
+)lua";
+
+// ARGV: prefix, worker, lease_ms, scan.
+// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} | {'wait', next_ms}.
+constexpr const char* kClaim = R"lua(
+local p, worker = ARGV[1], ARGV[2]
+local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
+local now = now_ms()
+redis.call('ZADD', p .. 'workers', now, worker)
+for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, 256)) do
+  local host = redis.call('HGET', p .. 'due_host', url)
+  redis.call('ZREM', p .. 'due', url)
+  redis.call('HDEL', p .. 'due_host', url)
+  if host then
+    redis.call('ZADD', p .. 'q:' .. host, redis.call('INCR', p .. 'seq'), url)
+    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+  end
+end
+local budget = redis.call('GET', p .. 'budget')
+if budget and tonumber(budget) <= 0 then return {'budget'} end
+local best, best_score = nil, nil
+for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
+  if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
+    local addr = redis.call('HGET', p .. 'host_addr', host)
+    local ready = true
+    if addr then
+      local at = redis.call('GET', p .. 'addr:' .. addr)
+      if at and tonumber(at) > now then ready = false end
+    end
+    if ready then
+      local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
+      if #top == 0 then
+        redis.call('ZREM', p .. 'hosts', host)
+      elseif best_score == nil or tonumber(top[2]) < best_score then
+        best, best_score = host, tonumber(top[2])
+      end
+    end
+  end
+end
+if not best then
+  local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
+  if #first == 0 then return {'empty'} end
+  return {'wait', tostring(math.max(tonumber(first[2]), now + 1))}
+end
+local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
+redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
+redis.call('ZADD', p .. 'hosts', now + lease, best)
+redis.call('HSET', p .. 'inflight:' .. worker, top[1], best .. '\t' .. top[2])
+if budget then redis.call('DECR', p .. 'budget') end
+return {'url', top[1], best, top[2], tostring(now)}
+)lua";
+
+// ARGV: prefix, worker, host, url, host_gap_ms, address_gap_ms. Returns now.
+constexpr const char* kComplete = R"lua(
+local p, worker, host, url = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local now = now_ms()
+redis.call('HDEL', p .. 'inflight:' .. worker, url)
+if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
+redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[5]), host)
+local addr = redis.call('HGET', p .. 'host_addr', host)
+if addr and tonumber(ARGV[6]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[6])) end
+redis.call('INCR', p .. 'done')
+redis.call('ZADD', p .. 'workers', now, worker)
+return now
+)lua";
+
+// Puts a worker's in-flight URLs (all, or those of one URL) back in their
+// queues and the budget back. ARGV: prefix, worker, url or ''.
+constexpr const char* kGiveBack = R"lua(
+local p, worker, only = ARGV[1], ARGV[2], ARGV[3]
+local inflight = p .. 'inflight:' .. worker
+local entries = redis.call('HGETALL', inflight)
+local n = 0
+for i = 1, #entries, 2 do
+  local url, v = entries[i], entries[i + 1]
+  if only == '' or only == url then
+    local tab = string.find(v, '\t', 1, true)
+    local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
+    redis.call('ZADD', p .. 'q:' .. host, score, url)
+    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+    if redis.call('GET', p .. 'lease:' .. host) == worker then
+      redis.call('DEL', p .. 'lease:' .. host)
+      redis.call('ZADD', p .. 'hosts', 0, host)
+    end
+    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+    redis.call('HDEL', inflight, url)
+    n = n + 1
+  end
+end
+return n
+)lua";
+
+// ARGV: prefix, worker, dead_after_ms. Heartbeat, then the dead workers'
+// in-flight URLs return (as kGiveBack for each dead worker).
+constexpr const char* kReap = R"lua(
+local p, me, dead_after = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local now = now_ms()
+redis.call('ZADD', p .. 'workers', now, me)
+local n = 0
+for _, w in ipairs(redis.call('ZRANGEBYSCORE', p .. 'workers', '-inf', now - dead_after)) do
+  local inflight = p .. 'inflight:' .. w
+  local entries = redis.call('HGETALL', inflight)
+  for i = 1, #entries, 2 do
+    local url, v = entries[i], entries[i + 1]
+    local tab = string.find(v, '\t', 1, true)
+    local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
+    redis.call('ZADD', p .. 'q:' .. host, score, url)
+    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+    n = n + 1
+  end
+  redis.call('DEL', inflight)
+  redis.call('ZREM', p .. 'workers', w)
+end
+return n
+)lua";
+
+std::string with_clock(const char* script) { return std::string(kNow) + script; }
+
+Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
+
+}  // namespace
+
+SharedFrontier::SharedFrontier(std::unique_ptr<RedisConnection> redis, SharedFrontierOptions options)
+    : redis_(std::move(redis)), options_(std::move(options)) {}
+
+Result<std::unique_ptr<SharedFrontier>> SharedFrontier::connect(const std::string& uri,
+                                                                const SharedFrontierOptions& options) {
+  auto address = parse_redis_address(uri);
+  if (!address.ok()) return address.status();
+  if (options.crawl_id.empty() || options.crawl_id.find_first_of(": \t\n") != std::string::npos)
+    return Result<std::unique_ptr<SharedFrontier>>::Error("bad crawl id '" + options.crawl_id +
+                                                          "': use letters, digits, '-' or '_'");
+  auto redis = RedisConnection::open(*address, options.timeout_ms);
+  if (!redis.ok()) return redis.status();
+  auto pong = (*redis)->command({"PING"});
+  if (!pong.ok()) return pong.status();
+  SharedFrontierOptions o = options;
+  if (o.worker_id.empty()) {
+    char host[256] = {0};
+    ::gethostname(host, sizeof host - 1);
+    o.worker_id = std::string(host) + "-" + std::to_string(::getpid());
+  }
+  return std::unique_ptr<SharedFrontier>(new SharedFrontier(std::move(*redis), std::move(o)));
+}
+
+Status SharedFrontier::set_budget(std::int64_t pages) {
+  auto r = redis_->command({"SET", prefix() + "budget", std::to_string(pages), "NX"});
+  return r.ok() ? Status::Ok() : failed("setting the page budget", r.status());
+}
+
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls) {
+  std::size_t added = 0;
+  constexpr std::size_t kBatch = 256;
+  for (std::size_t i = 0; i < urls.size(); i += kBatch) {
+    const std::size_t n = std::min(kBatch, urls.size() - i);
+    std::vector<std::string> args = {prefix(), std::to_string(n)};
+    for (std::size_t j = i; j < i + n; ++j) {
+      args.push_back(urls[j].url);
+      args.push_back(urls[j].host);
+      args.push_back(urls[j].address);
+      args.push_back(std::to_string(urls[j].priority));
+    }
+    auto r = redis_->script(kAdd, {}, args);
+    if (!r.ok()) return failed("queueing URLs", r.status());
+    added += static_cast<std::size_t>(r->integer);
+  }
+  return added;
+}
+
+Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
+  auto r = redis_->script(with_clock(kClaim), {},
+                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan)});
+  if (!r.ok()) return failed("claiming a URL", r.status());
+  const auto& e = r->elements;
+  if (e.empty()) return Result<std::variant<Claim, NoClaim>>::Error("claiming a URL: empty reply from Redis");
+  NoClaim none;
+  if (e[0].str == "url" && e.size() >= 5) {
+    Claim c;
+    c.url = e[1].str;
+    c.host = e[2].str;
+    const double score = std::stod(e[3].str);
+    c.priority = static_cast<std::int64_t>(score / 4294967296.0);
+    c.claimed_at_ms = std::stoll(e[4].str);
+    return std::variant<Claim, NoClaim>(c);
+  }
+  if (e[0].str == "budget") none.why = NoClaim::Why::kBudgetSpent;
+  else if (e[0].str == "wait" && e.size() >= 2) none.why = NoClaim::Why::kWait, none.next_ready_ms = std::stoll(e[1].str);
+  return std::variant<Claim, NoClaim>(none);
+}
+
+Result<std::int64_t> SharedFrontier::complete(const Claim& c) {
+  auto r = redis_->script(with_clock(kComplete), {},
+                          {prefix(), options_.worker_id, c.host, c.url, std::to_string(options_.host_gap_ms),
+                           std::to_string(options_.address_gap_ms)});
+  if (!r.ok()) return failed("completing " + c.url, r.status());
+  return static_cast<std::int64_t>(r->integer);
+}
+
+Status SharedFrontier::give_back(const Claim& c) {
+  auto r = redis_->script(kGiveBack, {}, {prefix(), options_.worker_id, c.url});
+  return r.ok() ? Status::Ok() : failed("giving back " + c.url, r.status());
+}
+
+Status SharedFrontier::renew(const Claim& c) {
+  auto r = redis_->command({"SET", prefix() + "lease:" + c.host, options_.worker_id, "PX",
+                            std::to_string(options_.lease_ms), "XX"});
+  return r.ok() ? Status::Ok() : failed("renewing the lease on " + c.host, r.status());
+}
+
+Result<std::size_t> SharedFrontier::heartbeat_and_reap() {
+  auto r = redis_->script(with_clock(kReap), {}, {prefix(), options_.worker_id, std::to_string(options_.dead_after_ms)});
+  if (!r.ok()) return failed("reaping dead workers", r.status());
+  return static_cast<std::size_t>(r->integer);
+}
+
+Result<std::size_t> SharedFrontier::recover_own() {
+  auto r = redis_->script(kGiveBack, {}, {prefix(), options_.worker_id, ""});
+  if (!r.ok()) return failed("recovering this worker's in-flight URLs", r.status());
+  return static_cast<std::size_t>(r->integer);
+}
+
+Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms) {
+  auto r = redis_->command({"ZADD", prefix() + "due", std::to_string(due_ms), url});
+  if (r.ok()) r = redis_->command({"HSET", prefix() + "due_host", url, host});
+  return r.ok() ? Status::Ok() : failed("scheduling a revisit of " + url, r.status());
+}
+
+Result<std::int64_t> SharedFrontier::now_ms() {
+  auto r = redis_->command({"TIME"});
+  if (!r.ok()) return r.status();
+  if (r->elements.size() < 2) return Result<std::int64_t>::Error("Redis TIME: unexpected reply");
+  return std::stoll(r->elements[0].str) * 1000 + std::stoll(r->elements[1].str) / 1000;
+}
+
+Result<FrontierCounts> SharedFrontier::counts() {
+  FrontierCounts c;
+  auto integer = [&](std::vector<std::string> cmd, std::int64_t* out) -> Status {
+    auto r = redis_->command(cmd);
+    if (!r.ok()) return r.status();
+    if (r->kind == RedisReply::Kind::kInteger) *out = r->integer;
+    else if (r->kind == RedisReply::Kind::kString) *out = std::stoll(r->str);
+    return Status::Ok();
+  };
+  if (Status s = integer({"SCARD", prefix() + "seen"}, &c.seen); !s.ok()) return s;
+  if (Status s = integer({"ZCARD", prefix() + "due"}, &c.due); !s.ok()) return s;
+  auto done = redis_->command({"GET", prefix() + "done"});
+  if (!done.ok()) return done.status();
+  if (done->kind == RedisReply::Kind::kString) c.done = std::stoll(done->str);
+  auto budget = redis_->command({"GET", prefix() + "budget"});
+  if (!budget.ok()) return budget.status();
+  if (budget->kind == RedisReply::Kind::kString) c.budget_left = std::stoll(budget->str);
+  // Queued and in flight: every host queue and worker hash (SCAN, bounded by their number).
+  for (const auto& [pattern, field] : {std::pair<std::string, std::int64_t*>{prefix() + "q:*", &c.queued},
+                                       std::pair<std::string, std::int64_t*>{prefix() + "inflight:*", &c.inflight}}) {
+    std::string cursor = "0";
+    do {
+      auto r = redis_->command({"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+      if (!r.ok()) return r.status();
+      if (r->elements.size() < 2) break;
+      cursor = r->elements[0].str;
+      for (const auto& key : r->elements[1].elements) {
+        std::int64_t n = 0;
+        const bool queue = field == &c.queued;
+        if (Status s = integer({queue ? "ZCARD" : "HLEN", key.str}, &n); !s.ok()) return s;
+        *field += n;
+      }
+    } while (cursor != "0");
+  }
+  auto mem = redis_->command({"MEMORY", "STATS"});
+  if (mem.ok())
+    for (std::size_t i = 0; i + 1 < mem->elements.size(); i += 2)
+      if (mem->elements[i].str == "total.allocated") c.redis_memory_bytes = mem->elements[i + 1].integer;
+  return c;
+}
+
+}  // namespace cronista::shared_frontier

@@ -1,0 +1,132 @@
+// One crawl's frontier shared by any number of worker processes through
+// Redis: the seen-set, per-host queues by priority, politeness per host and
+// per address with leases, revisit due times, the page budget and one clock.
+//
+// Keys live under "cronista:{CRAWL_ID}:", so crawls with other ids share a
+// server without meeting:
+//   seen            SET    every URL ever queued
+//   q:HOST          ZSET   a host's queue; score = priority·2^32 + discovery order
+//   hosts           ZSET   host → the time (ms, Redis clock) it may next be fetched
+//   host_addr       HASH   host → its address (hosts sharing one are paced together)
+//   addr:ADDRESS    STRING the time the address may next be fetched
+//   lease:HOST      STRING the worker that holds the host, with an expiry
+//   inflight:WORKER HASH   URL → "HOST\tSCORE" for what the worker fetches now
+//   workers         ZSET   worker → its last heartbeat
+//   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
+//   budget          STRING pages left to claim (absent: no budget)
+//   seq, done       STRING counters
+// Scripts run atomically on the server (Lua) and build their keys from the
+// prefix, so Redis Cluster is not supported (one server, optionally with
+// replicas or an append-only file). What each guarantees is said at
+// each method. Times come from the server's clock (TIME), so the order of
+// downloads across workers and machines is one order.
+//
+// Not thread-safe: one SharedFrontier (one connection) per worker thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <variant>
+#include <string>
+#include <vector>
+
+#include "shared_frontier/redis_connection.h"
+#include "temporal/status.h"
+
+namespace cronista::shared_frontier {
+
+struct SharedFrontierOptions {
+  std::string crawl_id = "default";
+  std::string worker_id;        // unique per worker; a restarted worker reuses its own
+  int lease_ms = 30000;         // a host stays with its worker this long without renewal
+  int host_gap_ms = 1000;       // politeness: from the end of one response to the next request
+  int address_gap_ms = 0;       // the same for every host on one address (0: none)
+  int dead_after_ms = 60000;    // a worker silent this long is dead: its in-flight URLs return
+  int scan = 32;                // ready hosts compared to find the best URL
+  int timeout_ms = 2000;        // per Redis command
+};
+
+struct QueuedUrl {
+  std::string url;      // canonical
+  std::string host;     // the politeness key (authority)
+  std::string address;  // "" when unknown
+  std::int64_t priority = 0;  // smaller first
+};
+
+struct Claim {
+  std::string url, host;
+  std::int64_t priority = 0;
+  std::int64_t claimed_at_ms = 0;  // the server's clock
+};
+
+// What claim() says when it hands out nothing.
+struct NoClaim {
+  enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
+  std::int64_t next_ready_ms = 0;  // with kWait: when the earliest host becomes ready
+};
+
+struct FrontierCounts {
+  std::int64_t seen = 0, queued = 0, inflight = 0, done = 0, due = 0;
+  std::optional<std::int64_t> budget_left;
+  std::int64_t redis_memory_bytes = 0;
+};
+
+class SharedFrontier {
+ public:
+  // Connects and checks the server answers; a clear error when it does not.
+  static Result<std::unique_ptr<SharedFrontier>> connect(const std::string& uri, const SharedFrontierOptions& options);
+
+  // Sets the page budget once for the crawl (the first worker's value wins).
+  Status set_budget(std::int64_t pages);
+
+  // Queues the URLs never seen before; a URL seen and still queued moves up
+  // when the new priority is better (backlinks rising). Atomic per call: a
+  // URL enters the queues at most once in the crawl's life. Returns how many
+  // were new.
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls);
+
+  // The best URL of the best ready host not leased by anyone, whose address
+  // is ready too; leases the host to this worker. Atomic: no two workers
+  // ever hold one host, nothing is claimed past the budget, and due revisits
+  // join their queues first. Either a Claim or why there is none.
+  Result<std::variant<Claim, NoClaim>> claim();
+
+  // The transfer of a claimed URL has ended (whatever its outcome): the
+  // host and its address are ready again after their gaps from now, and the
+  // lease is released. Returns the server time of the completion.
+  Result<std::int64_t> complete(const Claim& claim);
+
+  // Gives a claimed URL back unfetched (shutdown): it returns to its queue
+  // with its priority and the budget gets its page back.
+  Status give_back(const Claim& claim);
+
+  // Keeps the lease on a host during a long transfer.
+  Status renew(const Claim& claim);
+
+  // Heartbeat; and returns to the queues the in-flight URLs of workers
+  // silent for dead_after_ms (their hosts' leases expire by themselves).
+  // Returns how many URLs came back.
+  Result<std::size_t> heartbeat_and_reap();
+
+  // For a restarted worker with the same id: its own in-flight URLs go back
+  // to the queues (it died with them).
+  Result<std::size_t> recover_own();
+
+  // A revisit: the URL joins its host's queue at the head when due.
+  Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);
+
+  Result<std::int64_t> now_ms();
+  Result<FrontierCounts> counts();
+
+  const SharedFrontierOptions& options() const { return options_; }
+
+ private:
+  SharedFrontier(std::unique_ptr<RedisConnection> redis, SharedFrontierOptions options);
+  std::string prefix() const { return "cronista:" + options_.crawl_id + ":"; }
+
+  std::unique_ptr<RedisConnection> redis_;
+  SharedFrontierOptions options_;
+};
+
+}  // namespace cronista::shared_frontier

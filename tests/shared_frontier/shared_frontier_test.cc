@@ -1,0 +1,273 @@
+// The shared frontier against a real redis-server on a unix socket: leases,
+// politeness across workers, the budget, takeover after a worker dies,
+// Redis restarts, and crawls that share a server.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <variant>
+
+#include "redis_server.h"
+#include "shared_frontier/shared_frontier.h"
+
+namespace cronista::shared_frontier {
+namespace {
+
+using cronista::testing::RedisServer;
+using Clock = std::chrono::steady_clock;
+
+SharedFrontierOptions worker(const std::string& id, int gap_ms = 0) {
+  SharedFrontierOptions o;
+  o.crawl_id = "teste";
+  o.worker_id = id;
+  o.host_gap_ms = gap_ms;
+  o.lease_ms = 10000;
+  return o;
+}
+
+std::vector<QueuedUrl> pages(const std::string& host, int n, std::int64_t priority = 10, const std::string& address = "") {
+  std::vector<QueuedUrl> out;
+  for (int i = 0; i < n; ++i)
+    out.push_back({"http://" + host + "/artigo/" + std::to_string(i), host, address, priority});
+  return out;
+}
+
+// Claims until a URL comes or `limit` passes; nothing on timeout.
+std::optional<Claim> claim_within(SharedFrontier& f, std::chrono::milliseconds limit) {
+  const auto end = Clock::now() + limit;
+  while (Clock::now() < end) {
+    auto r = f.claim();
+    if (!r.ok()) return std::nullopt;
+    if (auto* c = std::get_if<Claim>(&*r)) return *c;
+    if (std::get<NoClaim>(*r).why != NoClaim::Why::kWait) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return std::nullopt;
+}
+
+class SharedFrontierTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!redis_.available()) GTEST_SKIP() << "redis-server is not installed (scripts/setup installs it)";
+    ASSERT_TRUE(redis_.running());
+  }
+  std::unique_ptr<SharedFrontier> open(const SharedFrontierOptions& o) {
+    auto f = SharedFrontier::connect(redis_.uri(), o);
+    EXPECT_TRUE(f.ok()) << f.status().message();
+    return f.ok() ? std::move(*f) : nullptr;
+  }
+  RedisServer redis_;
+};
+
+TEST(RedisAddress, BothFormsAreReadAndBadOnesNamed) {
+  auto tcp = parse_redis_address("redis://127.0.0.1:6380/2");
+  ASSERT_TRUE(tcp.ok());
+  EXPECT_EQ(tcp->host, "127.0.0.1");
+  EXPECT_EQ(tcp->port, 6380);
+  EXPECT_EQ(tcp->db, 2);
+  auto unix = parse_redis_address("unix:///tmp/r.sock?db=3");
+  ASSERT_TRUE(unix.ok());
+  EXPECT_EQ(unix->socket_path, "/tmp/r.sock");
+  EXPECT_EQ(unix->db, 3);
+  for (const char* bad : {"http://x", "redis://:80", "redis://h:99999", "unix://relative.sock", "redis://h:1/x"}) {
+    auto r = parse_redis_address(bad);
+    EXPECT_FALSE(r.ok()) << bad;
+    if (!r.ok()) EXPECT_NE(r.status().message().find(bad), std::string::npos);
+  }
+}
+
+TEST(SharedFrontierConnect, AnUnreachableRedisIsAClearError) {
+  cronista::testing::TempDir dir;
+  auto f = SharedFrontier::connect("unix://" + (dir / "nenhum.sock").string(), worker("w1"));
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.status().message().find("cannot reach Redis at unix://"), std::string::npos) << f.status().message();
+}
+
+TEST_F(SharedFrontierTest, AUrlIsQueuedOnceAndABetterPriorityMovesItUp) {
+  auto f = open(worker("w1"));
+  ASSERT_TRUE(f);
+  EXPECT_EQ(*f->add(pages("a.pt", 2, 20)), 2u);
+  EXPECT_EQ(*f->add({{"http://a.pt/artigo/1", "a.pt", "", 3}}), 0u);  // seen: not queued again
+  auto c = claim_within(*f, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->url, "http://a.pt/artigo/1");
+  EXPECT_EQ(c->priority, 3);
+}
+
+TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
+  auto w1 = open(worker("w1")), w2 = open(worker("w2"));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 3)).ok());
+  auto c = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  auto r = w2->claim();
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(std::holds_alternative<NoClaim>(*r));
+  ASSERT_TRUE(w1->complete(*c).ok());
+  EXPECT_TRUE(claim_within(*w2, std::chrono::seconds(2)));
+}
+
+TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
+  auto w1 = open(worker("w1", 300)), w2 = open(worker("w2", 300));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 4)).ok());
+  std::int64_t last_end = 0;
+  for (int i = 0; i < 4; ++i) {
+    SharedFrontier& w = i % 2 ? *w2 : *w1;
+    auto c = claim_within(w, std::chrono::seconds(5));
+    ASSERT_TRUE(c) << "claim " << i;
+    if (last_end) EXPECT_GE(c->claimed_at_ms, last_end + 300);
+    auto end = w.complete(*c);
+    ASSERT_TRUE(end.ok());
+    last_end = *end;
+  }
+}
+
+TEST_F(SharedFrontierTest, HostsOnOneAddressArePacedTogether) {
+  SharedFrontierOptions o1 = worker("w1"), o2 = worker("w2");
+  o1.address_gap_ms = o2.address_gap_ms = 300;
+  auto w1 = open(o1), w2 = open(o2);
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 1, 10, "10.1.1.1")).ok());
+  ASSERT_TRUE(w1->add(pages("b.pt", 1, 10, "10.1.1.1")).ok());
+  auto first = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(first);
+  auto end = w1->complete(*first);
+  ASSERT_TRUE(end.ok());
+  auto second = claim_within(*w2, std::chrono::seconds(5));
+  ASSERT_TRUE(second);
+  EXPECT_NE(second->host, first->host);
+  EXPECT_GE(second->claimed_at_ms, *end + 300);
+}
+
+TEST_F(SharedFrontierTest, TheBudgetIsSpentExactlyAcrossWorkersAndNoUrlTwice) {
+  {
+    auto setup = open(worker("setup"));
+    ASSERT_TRUE(setup);
+    for (int h = 0; h < 20; ++h) ASSERT_TRUE(setup->add(pages("h" + std::to_string(h) + ".pt", 10)).ok());
+    ASSERT_TRUE(setup->set_budget(57).ok());
+    ASSERT_TRUE(setup->set_budget(1000).ok());  // the first value stays
+  }
+  std::mutex m;
+  std::multiset<std::string> fetched;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t)
+    threads.emplace_back([&, t] {
+      auto f = SharedFrontier::connect(redis_.uri(), worker("w" + std::to_string(t)));
+      if (!f.ok()) return;
+      while (true) {
+        auto r = (*f)->claim();
+        if (!r.ok()) return;
+        if (auto* c = std::get_if<Claim>(&*r)) {
+          (*f)->complete(*c);
+          std::lock_guard lock(m);
+          fetched.insert(c->url);
+        } else if (std::get<NoClaim>(*r).why != NoClaim::Why::kWait) {
+          return;
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(fetched.size(), 57u);
+  EXPECT_EQ(std::set<std::string>(fetched.begin(), fetched.end()).size(), fetched.size());
+}
+
+TEST_F(SharedFrontierTest, ADeadWorkersUrlReturnsAndAnotherWorkerTakesItsHost) {
+  SharedFrontierOptions dying = worker("w-dying");
+  dying.lease_ms = 300;
+  SharedFrontierOptions alive = worker("w-alive");
+  alive.dead_after_ms = 300;
+  std::string lost;
+  {
+    auto w1 = open(dying);
+    ASSERT_TRUE(w1);
+    ASSERT_TRUE(w1->add(pages("a.pt", 1)).ok());
+    ASSERT_TRUE(w1->set_budget(1).ok());
+    auto c = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    lost = c->url;
+  }  // gone without completing, as after kill -9
+  auto w2 = open(alive);
+  ASSERT_TRUE(w2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  auto reaped = w2->heartbeat_and_reap();
+  ASSERT_TRUE(reaped.ok());
+  EXPECT_EQ(*reaped, 1u);
+  auto c = claim_within(*w2, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->url, lost);  // and the budget had its page back
+}
+
+TEST_F(SharedFrontierTest, ARestartedWorkerGivesBackWhatItHeld) {
+  {
+    auto w = open(worker("w1"));
+    ASSERT_TRUE(w);
+    ASSERT_TRUE(w->add(pages("a.pt", 2)).ok());
+    ASSERT_TRUE(claim_within(*w, std::chrono::seconds(2)));
+  }
+  auto again = open(worker("w1"));
+  ASSERT_TRUE(again);
+  auto n = again->recover_own();
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 1u);
+  auto counts = again->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->queued, 2);
+  EXPECT_EQ(counts->inflight, 0);
+}
+
+TEST_F(SharedFrontierTest, RedisRestartedFromItsAppendOnlyFileKeepsTheCrawl) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  ASSERT_TRUE(w->add(pages("a.pt", 5)).ok());
+  auto c = claim_within(*w, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(w->complete(*c).ok());
+  redis_.stop(SIGKILL);
+  auto lost = w->claim();
+  EXPECT_FALSE(lost.ok());
+  redis_.start();
+  ASSERT_TRUE(redis_.running());
+  auto after = claim_within(*w, std::chrono::seconds(2));  // reconnects, scripts sent again
+  ASSERT_TRUE(after);
+  EXPECT_NE(after->url, c->url);
+  auto counts = w->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->seen, 5);
+  EXPECT_EQ(counts->done, 1);
+}
+
+TEST_F(SharedFrontierTest, AnotherCrawlIdOnTheSameServerSeesNothingOfThisOne) {
+  auto a = open(worker("w1"));
+  SharedFrontierOptions other = worker("w1");
+  other.crawl_id = "outra";
+  auto b = open(other);
+  ASSERT_TRUE(a && b);
+  ASSERT_TRUE(a->add(pages("a.pt", 3)).ok());
+  auto r = b->claim();
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*r));
+  EXPECT_EQ(std::get<NoClaim>(*r).why, NoClaim::Why::kEmpty);
+  EXPECT_EQ(*b->add(pages("a.pt", 3)), 3u);  // its own seen-set
+}
+
+TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDue) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  auto now = w->now_ms();
+  ASSERT_TRUE(now.ok());
+  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", *now + 300).ok());
+  auto early = w->claim();
+  ASSERT_TRUE(early.ok());
+  EXPECT_TRUE(std::holds_alternative<NoClaim>(*early));
+  std::this_thread::sleep_for(std::chrono::milliseconds(350));
+  auto c = claim_within(*w, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->url, "http://a.pt/");
+}
+
+}  // namespace
+}  // namespace cronista::shared_frontier
