@@ -1,5 +1,6 @@
 #include "cli/cli_common.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -10,7 +11,67 @@
 
 namespace cronista::cli {
 
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+void long_names(const CLI::App& app, std::vector<std::string>& out) {
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& n : o->get_lnames()) out.push_back("--" + n);
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) long_names(*sub, out);
+}
+
+// The first "--name" of argv that no option of the command (or of its
+// subcommands) has, with the nearest option name as a suggestion; checked
+// before parsing, so that a mistyped option is not reported as a missing one.
+std::optional<std::string> unknown_option(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> names;
+  long_names(app, names);
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    std::string best;
+    std::size_t best_distance = 3;
+    for (const std::string& n : names) {
+      const std::size_t d = edit_distance(name, n);
+      if (d < best_distance) best_distance = d, best = n;
+    }
+    return "unknown option '" + name + "'" + (best.empty() ? std::string() : " (did you mean " + best + "?)");
+  }
+  return std::nullopt;
+}
+
+// An empty list shows no default in --help (CLI11 would print "=[]").
+void hide_empty_defaults(CLI::App& app) {
+  for (CLI::Option* o : app.get_options())
+    if (o->get_default_str() == "[]") o->default_str("");
+  for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) hide_empty_defaults(*sub);
+}
+
+}  // namespace
+
 std::optional<int> parse(CLI::App& app, int argc, char** argv) {
+  hide_empty_defaults(app);
+  if (auto unknown = unknown_option(app, argc, argv)) {
+    std::cerr << app.get_name() << ": " << *unknown << " (see --help)\n";
+    return kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -70,6 +131,18 @@ Status write_output(const std::string& path, const std::string& data) {
   return Status::Ok();
 }
 
+void add_genre_option(CLI::App& app, std::string& genre) {
+  app.add_option("--genre", genre,
+                 "how undated expressions resolve: news (nearest, by tense; default), narrative (relative to the "
+                 "last date the text gave), colloquial (the next one unless the tense says past), scientific "
+                 "(no document date)")
+      ->check(CLI::IsMember({"news", "narrative", "colloquial", "scientific"}));
+}
+
+temporal::Genre genre_named(const std::string& genre) {
+  return temporal::parse_genre(genre).value_or(temporal::Genre::News);
+}
+
 Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -77,6 +150,32 @@ Status write_outputs(const std::string& dir, const std::vector<std::pair<std::st
   for (const auto& [name, data] : files)
     if (Status st = write_output((std::filesystem::path(dir) / name).string(), data); !st.ok()) return st;
   return Status::Ok();
+}
+
+namespace {
+
+// A number above `bound` (or equal to it unless `strict`).
+CLI::Validator lower_bound(double bound, bool strict, const std::string& words, const std::string& name) {
+  return CLI::Validator(
+      [=](std::string& s) -> std::string {
+        double d = 0;
+        if (!CLI::detail::lexical_cast(s, d)) return "'" + s + "' is not a number";
+        if (strict ? d <= bound : d < bound) return "must be " + words + ", not " + s;
+        return {};
+      },
+      name);
+}
+
+}  // namespace
+
+const CLI::Validator& non_negative() {
+  static const CLI::Validator v = lower_bound(0, false, "0 or more", "N>=0");
+  return v;
+}
+
+const CLI::Validator& positive() {
+  static const CLI::Validator v = lower_bound(0, true, "more than 0", "N>0");
+  return v;
 }
 
 const CLI::Validator& date_validator() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "temporal/chronon.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::cli {
@@ -37,7 +38,23 @@ Status write_output(const std::string& path, const std::string& data);
 // Creates the folder dir if missing and writes each (name, data) into it.
 Status write_outputs(const std::string& dir, const std::vector<std::pair<std::string, std::string>>& files);
 
+// Help text of --patterns, the same on every command that loads the tagger.
+inline constexpr const char* kPatternsHelp =
+    "tagger pattern file, repeatable, later ones layered over earlier ones "
+    "(default: patterns/pt.patterns and patterns/pt.manual.patterns)";
+
+// CLI11 validators for counts and durations, with a plain message ("must be
+// 0 or more, not -5") instead of CLI11's range with a 310-digit bound.
+const CLI::Validator& non_negative();
+const CLI::Validator& positive();
+
 // CLI11 validator for --dct (YYYY-MM-DD, a real date).
 const CLI::Validator& date_validator();
+
+// --genre news|narrative|colloquial|scientific (temporal/genre.h), on every
+// command that loads the tagger; `genre` holds the choice, "news" by default.
+void add_genre_option(CLI::App& app, std::string& genre);
+// The genre named by a value add_genre_option accepted.
+temporal::Genre genre_named(const std::string& genre);
 
 }  // namespace cronista::cli

@@ -1,6 +1,11 @@
-// cronista crawl: the temporal crawler (contract.md). Parses the options,
+// cronista crawl: the temporal crawler (contract.md). Parses the options
+// (on --resume, the options recorded by the crawl's earlier runs first, then
+// those given now), checks everything it can before creating the database,
 // installs SIGINT/SIGTERM handlers that stop the crawl cleanly, runs it and
-// prints the summary on stdout (progress goes to stderr).
+// prints a start banner and the summary on stderr (progress goes there too;
+// the crawl's machine output is its database, WARC and --order-out file).
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -10,136 +15,145 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "crawler/crawl.h"
+#include "crawler/crawl_record.h"
+#include "crawler/link_filters.h"
+#include "crawler/url.h"
 #include "temporal/scope.h"
 
 namespace cronista::cli {
 
 namespace {
 
+std::atomic<int> g_signal{0};
 std::atomic<bool> g_stop{false};
 
-void on_signal(int) { g_stop.store(true); }
-
-std::string join_args(int argc, char** argv) {
-  std::string out;
-  for (int i = 1; i < argc; ++i) {
-    if (!out.empty()) out += ' ';
-    out += argv[i];
-  }
-  return out;
+void on_signal(int sig) {
+  g_signal.store(sig);
+  g_stop.store(true);
 }
 
-}  // namespace
-
-int cmd_crawl(int argc, char** argv) {
-  CLI::App app{"Crawl the web for pages about a period (temporal crawl) or everything (general).", "cronista crawl"};
+struct CrawlArgs {
   std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
+  std::string genre = "news";
   std::vector<std::string> urls, allow_hosts;
   long max_pages = 0;
   int delay_ms = 1000, host_connections = 1, connections = 32;
   double threshold = 0.99;
   bool same_host = false, resume = false, quiet = false;
   crawler::CrawlOptions o;
-  app.add_option("--from", from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD")->required();
-  app.add_option("--to", to, "end of the period (inclusive)")->required();
-  app.add_option("--seeds", seeds, "file with one seed URL per line");
-  app.add_option("urls", urls, "seed URLs");
-  app.add_option("--db", db, "SQLite database of the crawl")->required();
-  app.add_option("--mode", mode, "temporal or general")->check(CLI::IsMember({"temporal", "general"}));
-  app.add_option("--max-pages", max_pages, "stop after this many pages")->check(CLI::NonNegativeNumber);
-  app.add_option("--order-out", order_out, "write the download order here");
-  app.add_option("--warc", warc, "write page bodies to this WARC file");
+};
+
+void configure(CLI::App& app, CrawlArgs& a) {
+  app.option_defaults()->always_capture_default();
+  crawler::CrawlOptions& o = a.o;
+  app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD (required for a new crawl)");
+  app.add_option("--to", a.to, "end of the period, inclusive (required for a new crawl)");
+  app.add_option("--seeds", a.seeds, "file with one seed URL per line");
+  app.add_option("urls", a.urls, "seed URLs");
+  app.add_option("--db", a.db, "SQLite database of the crawl")->required();
+  app.add_option("--mode", a.mode, "temporal or general")->check(CLI::IsMember({"temporal", "general"}));
+  app.add_option("--max-pages", a.max_pages, "stop after this many pages (0: no limit)")->check(non_negative());
+  app.add_option("--order-out", a.order_out, "write the download order here");
+  app.add_option("--warc", a.warc, "write page bodies to this WARC file");
   // Repeatable options take one value per occurrence, so that seed URLs
   // after them stay seeds.
-  app.add_option("--allow-host", allow_hosts, "also crawl this host (\"*.example.pt\": and its subdomains); repeatable")
+  app.add_option("--allow-host", a.allow_hosts,
+                 "also crawl this host (\"*.example.pt\": and its subdomains) besides the seeds' own; with it, other "
+                 "hosts are left out; repeatable")
       ->allow_extra_args(false);
-  app.add_flag("--same-host", same_host, "only crawl the seeds' hosts");
-  app.add_option("--delay-ms", delay_ms, "minimum gap between requests to one host")->check(CLI::NonNegativeNumber);
-  app.add_option("--host-connections", host_connections, "connections per host")->check(CLI::PositiveNumber);
-  app.add_option("--connections", connections, "concurrent transfers")->check(CLI::PositiveNumber);
-  app.add_option("--threshold", threshold, "share of a segment's chronons that must be in the period")
+  app.add_flag("--same-host", a.same_host, "only crawl the seeds' hosts");
+  app.add_option("--delay-ms", a.delay_ms, "minimum gap between requests to one host, in milliseconds")
+      ->check(non_negative());
+  app.add_option("--host-connections", a.host_connections, "connections per host")->check(positive());
+  app.add_option("--connections", a.connections, "concurrent transfers")->check(positive());
+  app.add_option("--threshold", a.threshold, "share of a segment's chronons that must be in the period")
       ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--user-agent", user_agent, "User-Agent header (default: cronista/VERSION (+CONTACT))");
-  app.add_flag("--resume", resume, "continue an interrupted crawl from --db");
-  app.add_option("--contact", contact, "contact URL or address put in the User-Agent");
-  app.add_option("--ca-file", ca_file, "PEM file of certificate authorities to trust for HTTPS (default: the system's)")
+  app.add_option("--user-agent", a.user_agent, "User-Agent header (default: cronista/VERSION (+CONTACT))");
+  app.add_flag("--resume", a.resume, "continue an interrupted crawl from --db, with the options it was started with");
+  app.add_option("--contact", a.contact, "contact URL or address put in the User-Agent");
+  app.add_option("--ca-file", a.ca_file, "PEM file of certificate authorities to trust for HTTPS (default: the system's)")
       ->check(CLI::ExistingFile);
-  app.add_option("--max-depth", o.max_depth, "do not follow links deeper than this (seeds are 0)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--max-pages-per-host", o.max_pages_per_host, "queue at most this many URLs per host")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--timeout-ms", o.timeout_ms, "total time allowed for one transfer")->check(CLI::PositiveNumber);
-  app.add_option("--connect-timeout-ms", o.connect_timeout_ms, "time allowed to connect")->check(CLI::PositiveNumber);
-  app.add_option("--max-body-bytes", o.max_body_bytes, "largest body downloaded")->check(CLI::PositiveNumber);
-  app.add_option("--threads", o.threads, "analysis threads (default: all cores)")->check(CLI::NonNegativeNumber);
-  app.add_option("--retries", o.retries, "retries of a 5xx/429/time-out")->check(CLI::NonNegativeNumber);
-  app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--home,--resources", resources, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); --resources is an older name");
-  app.add_option("--patterns", o.pattern_files,
-                 "tagger pattern file, repeatable, later ones layered over earlier ones "
-                 "(default: patterns/pt.patterns and patterns/pt.manual.patterns)")
-      ->allow_extra_args(false);
-  app.add_flag("--quiet", quiet, "no progress line");
-  if (auto code = parse(app, argc, argv)) return *code;
+  app.add_option("--max-depth", o.max_depth, "do not follow links deeper than this (seeds are 0; -1: no limit)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            int d = 0;
+            return CLI::detail::lexical_cast(v, d) && d >= -1 ? std::string() : "must be -1 or more, not " + v;
+          },
+          "N>=-1"));
+  app.add_option("--max-pages-per-host", o.max_pages_per_host, "queue at most this many URLs per host (0: no limit)")
+      ->check(non_negative());
+  app.add_option("--timeout-ms", o.timeout_ms, "total time allowed for one transfer")->check(positive());
+  app.add_option("--connect-timeout-ms", o.connect_timeout_ms, "time allowed to connect")->check(positive());
+  app.add_option("--max-body-bytes", o.max_body_bytes, "largest body downloaded")->check(positive());
+  app.add_option("--threads", o.threads, "analysis threads (0: all cores)")->check(non_negative());
+  app.add_option("--retries", o.retries, "retries of a 5xx/429/time-out")->check(non_negative());
+  app.add_option("--retry-base-ms", o.retry_base_ms, "first retry back-off, doubled each time")->check(non_negative());
+  app.add_option("--home,--resources", a.resources,
+                 "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree); "
+                 "--resources is an older name");
+  add_genre_option(app, a.genre);
+  app.add_option("--patterns", o.pattern_files, kPatternsHelp)->allow_extra_args(false);
+  app.add_flag("--follow-furniture", o.follow_furniture,
+               "temporal mode: once the links of in-scope main text are spent, go on with those of dated page "
+               "furniture (default: the crawl ends)");
+  app.add_flag("--quiet", a.quiet, "no start banner or progress line (the summary is still printed)");
+}
 
-  auto period = temporal::Period::parse(from, to);
-  if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
-  if (!seeds.empty()) {
-    std::ifstream in(seeds);
-    std::error_code ec;
-    if (!in || std::filesystem::is_directory(seeds, ec)) return fail("crawl", "cannot read --seeds file '" + seeds + "'");
-    std::string line;
-    while (std::getline(in, line)) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-      std::size_t b = line.find_first_not_of(" \t");
-      if (b == std::string::npos || line[b] == '#') continue;
-      urls.push_back(line.substr(b));
-    }
-  }
-  if (urls.empty()) return fail("crawl", "no seeds: give URLs or --seeds FILE", kExitUsage);
+// A value that a shell reads back as one word.
+std::string shell_word(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 
-  o.seeds = urls;
-  o.db = db;
-  o.from = from;
-  o.to = to;
-  o.period = *period;
-  o.temporal_mode = mode == "temporal";
-  o.max_pages = max_pages;
-  o.order_out = order_out;
-  o.warc = warc;
-  o.allow_hosts = allow_hosts;
-  o.same_host = same_host;
-  o.delay_ms = delay_ms;
-  o.host_connections = host_connections;
-  o.connections = connections;
-  o.threshold = threshold;
-  o.user_agent = user_agent;
-  o.contact = contact;
-  o.ca_file = ca_file;
-  o.resume = resume;
-  o.home = resources;
-  o.progress = !quiet;
-  o.args = join_args(argc, argv);
+// A file the crawl will write: its folder must exist and be writable, and
+// the file, when it exists, writable too. Checked before the database is
+// created, so that a mistake leaves nothing behind.
+std::optional<std::string> unwritable(const std::string& path, const std::string& option) {
+  if (path.empty()) return std::nullopt;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return option + " '" + path + "' is a folder, not a file";
+  const fs::path parent = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  if (!fs::is_directory(parent, ec)) return option + " '" + path + "': folder '" + parent.string() + "' does not exist";
+  if (fs::exists(path, ec) ? ::access(path.c_str(), W_OK) != 0 : ::access(parent.c_str(), W_OK | X_OK) != 0)
+    return option + " '" + path + "' cannot be written";
+  return std::nullopt;
+}
 
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+std::string megabytes(std::int64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f MB", bytes / 1e6);
+  return b;
+}
 
-  auto summary = crawler::run_crawl(o, &g_stop);
-  if (!summary.ok()) return fail("crawl", summary.status().message());
-  const crawler::CrawlSummary& s = *summary;
+void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
+  std::string ua = o.user_agent;
+  if (ua.empty()) ua = std::string("cronista/") + CRONISTA_VERSION + (o.contact.empty() ? "" : " (+" + o.contact + ")");
+  std::fprintf(stderr, "crawl: %s %s crawl of %s..%s from %zu seed%s into %s\n", a.resume ? "resuming the" : "a",
+               a.mode.c_str(), a.from.c_str(), a.to.c_str(), o.seeds.size(), o.seeds.size() == 1 ? "" : "s",
+               a.db.c_str());
+  std::fprintf(stderr, "crawl: user agent \"%s\", %d ms between requests to a host, %s\n", ua.c_str(), o.delay_ms,
+               o.max_pages > 0 ? ("at most " + std::to_string(o.max_pages) + " pages").c_str() : "no page limit");
+}
+
+void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const crawler::CrawlOutcome& outcome) {
   std::string out;
   char line[256];
-  std::snprintf(line, sizeof line, "pages downloaded: %lld (this run: %lld)\n", static_cast<long long>(s.total_pages),
-                static_cast<long long>(s.pages));
+  std::snprintf(line, sizeof line, "pages downloaded: %lld (this run: %lld), %s\n",
+                static_cast<long long>(s.total_pages), static_cast<long long>(s.pages),
+                megabytes(outcome.bytes).c_str());
   out += line;
-  std::snprintf(line, sizeof line, "relevant pages: %lld (%.1f%%)\n", static_cast<long long>(s.total_relevant),
-                s.total_pages ? 100.0 * s.total_relevant / s.total_pages : 0.0);
+  std::snprintf(line, sizeof line,
+                "relevant pages: %lld (%.1f%%, by the crawl's own judgement: main text in the period; page furniture "
+                "never counts)\n",
+                static_cast<long long>(s.total_relevant), s.total_pages ? 100.0 * s.total_relevant / s.total_pages : 0.0);
   out += line;
-  std::snprintf(line, sizeof line, "pages/s: %.1f\n", s.seconds > 0 ? s.pages / s.seconds : 0.0);
+  std::snprintf(line, sizeof line, "elapsed: %s; pages/s: %.1f\n", crawler::clock_time(s.seconds).c_str(),
+                s.seconds > 0 ? s.pages / s.seconds : 0.0);
   out += line;
   std::snprintf(line, sizeof line, "in-scope share: %.1f%% of %lld segments\n",
                 s.segments ? 100.0 * s.segments_in_scope / s.segments : 0.0, static_cast<long long>(s.segments));
@@ -153,7 +167,179 @@ int cmd_crawl(int argc, char** argv) {
   };
   out += "errors:" + counts(s.errors) + "\n";
   out += "skipped links:" + counts(s.skipped) + "\n";
-  std::fputs(out.c_str(), stdout);
+  // Every seed's fate; past kMaxListed seeds, those not downloaded only.
+  constexpr std::size_t kMaxListed = 20;
+  std::size_t downloaded = 0;
+  for (const auto& f : outcome.seeds) downloaded += f.downloaded ? 1 : 0;
+  out += "seeds: " + std::to_string(downloaded) + " of " + std::to_string(outcome.seeds.size()) + " downloaded\n";
+  std::size_t listed = 0;
+  for (const auto& f : outcome.seeds) {
+    if (outcome.seeds.size() > kMaxListed && f.downloaded) continue;
+    if (listed++ == kMaxListed) {
+      out += "  …\n";
+      break;
+    }
+    out += "  " + f.url + ": " + f.fate + "\n";
+  }
+  if (outcome.unreachable.empty()) {
+    out += "unreachable hosts: none\n";
+  } else {
+    out += "unreachable hosts:\n";
+    for (const auto& h : outcome.unreachable) out += "  " + h.authority + ": " + h.reason + "\n";
+  }
+  out += "database: " + a.db + "\n";
+  if (!a.warc.empty()) out += "WARC: " + a.warc + "\n";
+  if (!a.order_out.empty()) out += "download order: " + a.order_out + "\n";
+  std::fputs(out.c_str(), stderr);
+}
+
+// Removes what a new crawl created when it kept nothing, so that the
+// corrected command can run with the same paths.
+void remove_created(const std::vector<std::pair<std::string, bool>>& files) {
+  std::error_code ec;
+  for (const auto& [path, existed] : files) {
+    if (path.empty() || existed) continue;
+    std::filesystem::remove(path, ec);
+  }
+}
+
+}  // namespace
+
+int cmd_crawl(int argc, char** argv) {
+  CLI::App app{"Crawl the web for pages about a period (temporal crawl) or everything (general).", "cronista crawl"};
+  CrawlArgs a;
+  configure(app, a);
+  if (auto code = parse(app, argc, argv)) return *code;
+
+  std::vector<std::string> given(argv + 1, argv + argc);
+  if (a.resume) {
+    // The options of every earlier run, in order, then those given now.
+    auto stored = crawler::read_stored_crawl(a.db);
+    if (!stored.ok()) return fail("crawl", stored.status().message());
+    if (!*stored) return fail("crawl", "database '" + a.db + "' holds no crawl to resume (drop --resume to start one)");
+    if ((*stored)->unrecorded_args && (a.from.empty() || a.to.empty()))
+      return fail("crawl", "database '" + a.db +
+                               "' was written by an older cronista that did not record the crawl's options: give them "
+                               "again with --resume (at least --from and --to)",
+                  kExitUsage);
+    CrawlArgs merged;
+    std::vector<std::vector<std::string>> layers;
+    if (!(*stored)->unrecorded_args) layers = (*stored)->run_args;
+    layers.push_back(given);
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+      CLI::App layer{"", "cronista crawl"};
+      configure(layer, merged);
+      std::vector<std::string> reversed(layers[i].rbegin(), layers[i].rend());
+      try {
+        layer.parse(reversed);
+      } catch (const CLI::ParseError& e) {
+        return fail("crawl", std::string(i + 1 < layers.size() ? "the options recorded in the database: " : "") +
+                                 e.what(), kExitUsage);
+      }
+      if (i + 1 < layers.size()) merged.urls.clear();
+    }
+    merged.seeds.clear();
+    merged.urls = (*stored)->seeds;
+    a = std::move(merged);
+  } else {
+    if (a.from.empty() || a.to.empty())
+      return fail("crawl", std::string(a.from.empty() ? "--from" : "--to") +
+                               " is required for a new crawl (to continue one: --resume --db DB)", kExitUsage);
+  }
+
+  crawler::CrawlOptions o = a.o;
+  auto period = temporal::Period::parse(a.from, a.to);
+  if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
+  if (!a.seeds.empty()) {
+    std::ifstream in(a.seeds);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(a.seeds, ec)) return fail("crawl", "cannot read --seeds file '" + a.seeds + "'");
+    std::string line;
+    while (std::getline(in, line)) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      std::size_t b = line.find_first_not_of(" \t");
+      if (b == std::string::npos || line[b] == '#') continue;
+      a.urls.push_back(line.substr(b));
+    }
+  }
+  if (a.urls.empty()) return fail("crawl", "no seeds: give URLs or --seeds FILE", kExitUsage);
+  // Everything that can be checked is checked before the database exists.
+  for (const std::string& s : a.urls) {
+    auto u = crawler::CanonicalUrl::parse(s);
+    if (!u.ok()) return fail("crawl", "seed '" + s + "': " + u.status().message(), kExitUsage);
+  }
+  {
+    crawler::HostScope scope;
+    for (const std::string& h : a.allow_hosts)
+      if (Status st = scope.allow_host(h); !st.ok()) return fail("crawl", st.message(), kExitUsage);
+  }
+  for (const auto& [path, option] : {std::pair{a.warc, "--warc"}, std::pair{a.order_out, "--order-out"},
+                                     std::pair{a.db, "--db"}})
+    if (auto why = unwritable(path, option)) return fail("crawl", *why);
+
+  o.seeds = a.urls;
+  o.db = a.db;
+  o.from = a.from;
+  o.to = a.to;
+  o.period = *period;
+  o.temporal_mode = a.mode == "temporal";
+  o.max_pages = a.max_pages;
+  o.order_out = a.order_out;
+  o.warc = a.warc;
+  o.allow_hosts = a.allow_hosts;
+  o.same_host = a.same_host;
+  o.delay_ms = a.delay_ms;
+  o.host_connections = a.host_connections;
+  o.connections = a.connections;
+  o.threshold = a.threshold;
+  o.user_agent = a.user_agent;
+  o.contact = a.contact;
+  o.ca_file = a.ca_file;
+  o.resume = a.resume;
+  o.home = a.resources;
+  o.genre = genre_named(a.genre);
+  o.progress = !a.quiet;
+  o.args = crawler::encode_args(given);
+
+  std::error_code ec;
+  const std::vector<std::pair<std::string, bool>> files = {
+      {a.db, std::filesystem::exists(a.db, ec)},
+      {a.db + "-wal", std::filesystem::exists(a.db + "-wal", ec)},
+      {a.db + "-shm", std::filesystem::exists(a.db + "-shm", ec)},
+      {a.warc, std::filesystem::exists(a.warc, ec)},
+      {a.order_out, std::filesystem::exists(a.order_out, ec)}};
+  const bool fresh = !files[0].second;
+
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+
+  if (!a.quiet) o.on_started = [&a, &o] { print_banner(a, o); };
+  auto summary = crawler::run_crawl(o, &g_stop);
+  auto outcome = crawler::crawl_outcome(a.db);
+  const bool nothing_kept = fresh && (!outcome.ok() || outcome->pages == 0);
+  if (!summary.ok()) {
+    if (fresh && nothing_kept) remove_created(files);
+    return fail("crawl", summary.status().message());
+  }
+  if (!outcome.ok()) return fail("crawl", outcome.status().message());
+  print_summary(a, *summary, *outcome);
+  const std::string resume_command = "cronista crawl --resume --db " + shell_word(a.db);
+  if (const int sig = g_signal.load(); sig != 0 && summary->end_reason == "interrupted") {
+    std::fprintf(stderr, "cronista crawl: interrupted by %s; to continue: %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                 resume_command.c_str());
+    return 128 + sig;
+  }
+  if (outcome->pages == 0) {
+    if (nothing_kept) remove_created(files);
+    std::string why;
+    if (!outcome->seeds.empty()) why = ": " + outcome->seeds.front().url + " " + outcome->seeds.front().fate;
+    if (outcome->seeds.size() > 1) why += " (and " + std::to_string(outcome->seeds.size() - 1) + " more seeds)";
+    return fail("crawl", "no page could be fetched" + why +
+                             (nothing_kept ? "; nothing was kept, so the same --db can be used again" : ""));
+  }
   return kExitOk;
 }
 

@@ -11,6 +11,7 @@ namespace cronista::cli {
 
 int cmd_eval_crawl(int argc, char** argv) {
   CLI::App app{"Precision and recall of crawls against a sample web's ground truth.", "cronista eval-crawl"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   eval::EvalCrawlOptions o;
   std::string out;
   bool no_oracle = false;
@@ -22,7 +23,11 @@ int cmd_eval_crawl(int argc, char** argv) {
                  "seeds for the oracle and for reachability (default: seeds-<scope>.txt beside the truth file)");
   app.add_flag("--no-oracle", no_oracle, "leave the oracle run out");
   app.add_option("--db", o.db_path, "crawl database: list pages its tagger judged differently from the truth");
-  app.add_option("--out", out, "folder for summary.md, cutoffs.csv, curves.csv, chart.svg (created if missing)");
+  app.add_option("--delay-ms", o.delay_ms,
+                 "the crawls' minimum gap per host, for the oracle on the time axis (default 1000)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--out", out,
+                 "folder for summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   o.oracle = !no_oracle;
   if (auto scope = eval::parse_scope(o.scope); !scope.ok())
@@ -30,12 +35,17 @@ int cmd_eval_crawl(int argc, char** argv) {
 
   auto e = eval::evaluate_crawls(o);
   if (!e) return fail("eval-crawl", e.status().message());
+  if (e->seeds.empty())
+    std::cerr << "eval-crawl: warning: no seeds file (looked for "
+              << (std::filesystem::path(o.truth_path).parent_path() / ("seeds-" + o.scope + ".txt")).string()
+              << "): no oracle run and no reachability; give the crawl's seeds with --oracle-seeds FILE\n";
   const std::string summary = eval::summary_markdown(*e);
   if (!out.empty()) {
     const std::filesystem::path dir(out);
     if (Status st = write_outputs(out, {{"summary.md", summary},
                                         {"cutoffs.csv", eval::cutoffs_csv(*e)},
                                         {"curves.csv", eval::curves_csv(*e)},
+                                        {"time-cutoffs.csv", eval::time_cutoffs_csv(*e)},
                                         {"chart.svg", eval::chart_svg(*e)}});
         !st.ok())
       return fail("eval-crawl", st.message());
@@ -43,7 +53,7 @@ int cmd_eval_crawl(int argc, char** argv) {
       if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());
     }
-    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, chart.svg"
+    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg"
               << (o.db_path.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-crawl", st.message());

@@ -36,6 +36,7 @@ std::set<std::string> split_ids(const std::vector<std::string>& items) {
 
 int cmd_eval_tagger(int argc, char** argv) {
   CLI::App app{"Score the tagger against TimeML (.tml) or HAREM gold annotations.", "cronista eval-tagger"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::vector<std::string> gold, only, skip;
   std::string format = "text", out, home, scheme = "auto";
   bool errors = false;
@@ -44,6 +45,8 @@ int cmd_eval_tagger(int argc, char** argv) {
   app.add_option("--format", format, "text or json")->check(CLI::IsMember({"text", "json"}));
   app.add_option("--only", only, "score only these documents (ids or file stems, comma-separated)");
   app.add_option("--skip", skip, "leave out these documents (ids or file stems, comma-separated)");
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("--scheme", scheme,
                  "annotation scheme to score under: auto (from the file), timeml, second-harem or first-harem")
@@ -73,12 +76,14 @@ int cmd_eval_tagger(int argc, char** argv) {
   std::sort(xml.begin(), xml.end());
   if (tml.empty() && xml.empty()) return fail("eval-tagger", "no .tml or .xml gold files found", kExitUsage);
   const std::set<std::string> only_ids = split_ids(only), skip_ids = split_ids(skip);
+  std::set<std::string> seen_ids;
   auto wanted = [&](const std::string& id) {
+    seen_ids.insert(id);
     if (!only_ids.empty() && !only_ids.count(id)) return false;
     return !skip_ids.count(id);
   };
 
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("eval-tagger", tagger.status().message());
 
   auto forced = [&scheme](eval::GoldScheme from_file) {
@@ -95,8 +100,9 @@ int cmd_eval_tagger(int argc, char** argv) {
       if (!d.ok()) return fail("eval-tagger", d.status().message());
       if (wanted(d->id)) docs.push_back(std::move(*d));
     }
-    reports.push_back(eval::evaluate(docs, forced(eval::GoldScheme::TimeML), **tagger, errors));
-    reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::string("(.tml files)");
+    if (!docs.empty()) reports.push_back(eval::evaluate(docs, forced(eval::GoldScheme::TimeML), **tagger, errors));
+    if (!docs.empty())
+      reports.back().name = tml.size() == 1 ? fs::path(tml[0]).filename().string() : std::string("(.tml files)");
   }
   // One report per HAREM file: the collections follow different guidelines
   // (the First HAREM marks named times only, without prepositions).
@@ -110,6 +116,19 @@ int cmd_eval_tagger(int argc, char** argv) {
     const eval::GoldScheme from_file = eval::harem_scheme(docs.front().collection_version);
     reports.push_back(eval::evaluate(docs, forced(from_file), **tagger, errors));
     reports.back().name = fs::path(f).filename().string();
+  }
+  // An --only or --skip id that names no document is a mistake (a typo, the
+  // wrong gold folder) that would otherwise print zeros or score everything.
+  for (const auto* ids : {&only_ids, &skip_ids}) {
+    std::string unknown;
+    for (const std::string& id : *ids)
+      if (!seen_ids.count(id)) unknown += (unknown.empty() ? "'" : ", '") + id + "'";
+    if (!unknown.empty())
+      return fail("eval-tagger",
+                  std::string(ids == &only_ids ? "--only" : "--skip") + ": no gold document has the id " + unknown +
+                      " (ids are the .tml file stems and the HAREM DOC ids; e.g. '" +
+                      (seen_ids.empty() ? std::string() : *seen_ids.begin()) + "')",
+                  kExitUsage);
   }
   std::string text;
   if (format == "json") {

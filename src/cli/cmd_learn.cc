@@ -17,6 +17,7 @@ namespace cronista::cli {
 
 int cmd_learn(int argc, char** argv) {
   CLI::App app{"Learn temporal-expression patterns from a corpus (co-occurrence processor).", "cronista learn"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::vector<std::string> corpus;
   std::string resources, home, out;
   temporal::LearnerOptions options;
@@ -76,6 +77,11 @@ int cmd_learn(int argc, char** argv) {
   if (learner.stats().documents == 0) return fail("learn", "no document read from the corpus");
 
   const std::vector<temporal::Pattern> patterns = learner.patterns();
+  // An empty pattern file would silently switch the annotator's learned
+  // patterns off: refuse to write one.
+  if (patterns.empty())
+    return fail("learn", "no pattern learned from " + std::to_string(learner.stats().documents) +
+                             " documents (nothing written): give a larger corpus or a lower --min-frequency");
   const std::string file = temporal::format_pattern_file(patterns, learner.file_header());
   if (Status st = write_output(out, file); !st.ok()) return fail("learn", st.message());
   if (!quiet) {

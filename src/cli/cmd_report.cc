@@ -12,6 +12,7 @@ namespace cronista::cli {
 
 int cmd_report(int argc, char** argv) {
   CLI::App app{"Temporal analysis report of a collection or crawl database.", "cronista report"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   std::string db_path, format = "md", out;
   app.add_option("--db", db_path, "collection or crawl database")->required();
   app.add_option("--format", format, "md, html or json")->check(CLI::IsMember({"md", "html", "json"}));

@@ -60,6 +60,7 @@ int run_serve(const sampleweb::SampleWebServerOptions& options, const std::strin
 
 int cmd_sample_web(int argc, char** argv) {
   CLI::App app{"Generate or serve the bundled Portuguese sample web.", "cronista sample-web"};
+  app.option_defaults()->always_capture_default();  // --help shows defaults
   app.require_subcommand(1);
   auto* gen = app.add_subcommand("generate", "write the sample web to a folder");
   auto* serve = app.add_subcommand("serve", "serve a generated sample web on loopback addresses");

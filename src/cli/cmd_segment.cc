@@ -14,12 +14,12 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "cli/text_input.h"
 #include "crawler/url.h"
 #include "temporal/document.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
 #include "temporal/tagger.h"
-#include "temporal/text_fold.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::cli {
@@ -49,13 +49,16 @@ std::vector<std::string> segment_links(const TextDocument& doc, const Segment& s
 
 int cmd_segment(int argc, char** argv) {
   CLI::App app{"Cut one Portuguese document into temporal segments.", "cronista segment"};
-  std::string format = "json", dct, input = "-", out, granularity = "sentence", base_url, home;
+  std::string format = "json", dct, input = "-", out, granularity = "sentence", base_url, home, encoding;
   bool html = false, lenient = false;
   int max_gap_days = temporal::SegmenterOptions{}.max_gap_days;
   app.add_option("--format", format, "json or xml")->check(CLI::IsMember({"json", "xml"}));
   app.add_option("--dct", dct, "document creation time, YYYY-MM-DD")->check(date_validator());
   app.add_flag("--html", html, "the input is HTML");
-  app.add_flag("--lenient", lenient, "replace invalid UTF-8 instead of failing");
+  app.add_option("--encoding", encoding,
+                 "character set of the input (default: UTF-8 for text; for HTML the page's declared or detected "
+                 "one, which this overrides)");
+  app.add_flag("--lenient", lenient, "replace bytes invalid in the input's character set instead of failing");
   app.add_option("--granularity", granularity, "sentence or paragraph")
       ->check(CLI::IsMember({"sentence", "paragraph"}));
   app.add_option("--max-gap-days", max_gap_days,
@@ -63,9 +66,13 @@ int cmd_segment(int argc, char** argv) {
       ->check(CLI::Range(0, 100000));
   app.add_option("--base-url", base_url, "resolve links against this URL");
   app.add_option("--out", out, "write here instead of stdout");
+  std::string genre = "news";
+  add_genre_option(app, genre);
   app.add_option("--home", home, "folder holding resources/pt and patterns/ (default: $CRONISTA_HOME or the source tree)");
   app.add_option("input", input, "input file, or - for stdin");
   if (auto code = parse(app, argc, argv)) return *code;
+  if (!encoding.empty())
+    if (auto name = encoding_name(encoding); !name.ok()) return fail("segment", name.status().message(), kExitUsage);
 
   std::optional<crawler::CanonicalUrl> base;
   if (!base_url.empty()) {
@@ -76,15 +83,14 @@ int cmd_segment(int argc, char** argv) {
 
   auto data = read_input(input);
   if (!data.ok()) return fail("segment", data.status().message());
-  std::string text = std::move(data).value();
-  if (!temporal::valid_utf8(text)) {
-    if (!lenient)
-      return fail("segment", "'" + input + "' is not valid UTF-8 (use --lenient to replace the bad bytes)");
-    // HTML conversion replaces bad bytes itself, keeping offsets.
-    if (!html) text = temporal::replace_invalid_utf8(text);
-  }
+  // HTML in its own charset, decoded as build and crawl decode it; offsets
+  // are then those of the page in UTF-8 (the input's own when it is UTF-8).
+  auto decoded = decode_document(std::move(data).value(), html, encoding, lenient,
+                                 input == "-" ? std::string("standard input") : "'" + input + "'");
+  if (!decoded.ok()) return fail("segment", decoded.status().message());
+  const std::string text = std::move(decoded).value();
 
-  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}});
+  auto tagger = temporal::Tagger::load(temporal::TaggerOptions{home, {}, genre_named(genre)});
   if (!tagger.ok()) return fail("segment", tagger.status().message());
 
   const TextDocument doc = html ? temporal::html_document(text) : temporal::plain_text_document(text);

@@ -10,9 +10,11 @@ int cmd_learn(int argc, char** argv);
 int cmd_crawl(int argc, char** argv);
 int cmd_build(int argc, char** argv);
 int cmd_report(int argc, char** argv);
+int cmd_export(int argc, char** argv);
 int cmd_eval_tagger(int argc, char** argv);
 int cmd_eval_crawl(int argc, char** argv);
 int cmd_eval_revisit(int argc, char** argv);
 int cmd_sample_web(int argc, char** argv);
+int cmd_replicas(int argc, char** argv);
 
 }  // namespace cronista::cli

@@ -22,6 +22,8 @@ constexpr Command kCommands[] = {
     {"crawl", cronista::cli::cmd_crawl, "crawl the web for pages about a period"},
     {"build", cronista::cli::cmd_build, "tag and segment a collection into a database"},
     {"report", cronista::cli::cmd_report, "temporal analysis report of a collection or crawl"},
+    {"export", cronista::cli::cmd_export, "export the passages found, with their dates (CSV, JSONL, HTML)"},
+    {"replicas", cronista::cli::cmd_replicas, "replica sites (mirrors) among the hosts of a crawl or collection"},
     {"eval-tagger", cronista::cli::cmd_eval_tagger, "score the tagger against gold annotations"},
     {"eval-crawl", cronista::cli::cmd_eval_crawl, "precision/recall of crawls against ground truth"},
     {"eval-revisit", cronista::cli::cmd_eval_revisit, "freshness and discovery latency on the living sample web"},

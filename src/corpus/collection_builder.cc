@@ -116,6 +116,7 @@ class Build {
       return Status::Error("database '" + options_.db_path +
                            "' holds a crawl made by `cronista crawl`, not a collection: give the build its own --db");
     if (Status s = store::AnalysisStore::ensure_schema(db_); !s.ok()) return s;
+    if (Status s = store::AnalysisStore::record_genre(db_, options_.genre); !s.ok()) return s;
     if (!options_.xml_out.empty()) {
       std::string warning;
       auto xml = CollectionXmlWriter::open(db_, options_.xml_out, &warning);

@@ -34,6 +34,7 @@ struct BuildOptions {
   std::string xml_out;  // empty: no XML
   int threads = 0;      // analysis threads; 0 = all cores
   temporal::SegmentGranularity granularity = temporal::SegmentGranularity::Sentence;
+  temporal::Genre genre = temporal::Genre::News;  // the tagger's; recorded in the database
   // Documents and input bytes allowed between the reader and the writer.
   std::size_t window_documents = 0;  // 0 = 32 per analysis thread
   std::uint64_t window_bytes = 64ull << 20;

@@ -151,6 +151,7 @@ class ReportBuilder {
       };
       return key(a.id) < key(b.id);
     });
+    if (Status s = compute_reading(db_, report_); !s.ok()) return s;
     if (crawler::is_crawl_database(db_)) {
       if (Status s = crawl_table(); !s.ok()) return s;
     } else {
@@ -465,8 +466,10 @@ class ReportBuilder {
     if (!stats.ok()) return stats.status();
     const crawler::CrawlStats& c = *stats;
     ReportTable t{"8.2", "Crawl statistics", {"value"}, {},
-                  "Times summed over the crawl's runs; means per analysed page; precision = relevant pages / "
-                  "pages downloaded, also after every checkpoint of the download order (the precision curve)."};
+                  "Times summed over the crawl's runs; means per analysed page; a page is relevant when a segment "
+                  "of its main text is in the period (page furniture never makes it so); precision = relevant "
+                  "pages / pages downloaded, also after every checkpoint of the download order (the precision "
+                  "curve)."};
     auto row = [&](std::string name, ReportValue v) { t.rows.push_back(ReportRow{std::move(name), {std::move(v)}}); };
     row("mode", c.mode);
     row("period", c.period_from + " to " + c.period_to);
@@ -523,7 +526,9 @@ class ReportBuilder {
 
 // ---- rendering ----
 
-std::string format_number(const ReportValue& v, bool percent) {
+}  // namespace
+
+std::string format_report_value(const ReportValue& v, bool percent) {
   if (std::holds_alternative<std::monostate>(v)) return "";
   if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
@@ -532,6 +537,8 @@ std::string format_number(const ReportValue& v, bool percent) {
   return buf;
 }
 
+namespace {
+
 std::string escape_md(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -539,116 +546,6 @@ std::string escape_md(std::string_view s) {
     out += c;
   }
   return out;
-}
-
-// A vertical bar chart with one or two series, as inline SVG.
-struct Series {
-  std::string name;
-  std::vector<double> values;
-  const char* color;
-};
-
-std::string bar_chart(const std::string& title, const std::vector<std::string>& labels,
-                      const std::vector<Series>& series) {
-  const double width = std::max(480.0, 28.0 * static_cast<double>(labels.size() * series.size()) + 80);
-  const double height = 260, left = 60, bottom = 70, top = 30, plot_h = height - bottom - top;
-  double max_v = 0;
-  for (const Series& s : series)
-    for (double v : s.values) max_v = std::max(max_v, v);
-  if (max_v <= 0) max_v = 1;
-  const double group_w = (width - left - 10) / static_cast<double>(std::max<std::size_t>(labels.size(), 1));
-  const double bar_w = std::max(2.0, (group_w - 4) / static_cast<double>(series.size()));
-  char buf[512];
-  std::string svg;
-  std::snprintf(buf, sizeof buf,
-                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" role=\"img\">"
-                "<title>%s</title><text x=\"%.0f\" y=\"18\" font-size=\"14\" font-weight=\"bold\">%s</text>",
-                width, height, temporal::xml_escape(title).c_str(), left, temporal::xml_escape(title).c_str());
-  svg += buf;
-  std::snprintf(buf, sizeof buf,
-                "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#444\"/>"
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">%g</text>"
-                "<text x=\"%.0f\" y=\"%.0f\" font-size=\"10\" text-anchor=\"end\">0</text>",
-                left, top + plot_h, width - 10, top + plot_h, left - 4, top + 8, max_v, left - 4, top + plot_h);
-  svg += buf;
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    const double gx = left + group_w * static_cast<double>(i) + 2;
-    for (std::size_t k = 0; k < series.size(); ++k) {
-      const double v = i < series[k].values.size() ? series[k].values[i] : 0;
-      const double h = plot_h * v / max_v;
-      std::snprintf(buf, sizeof buf,
-                    "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s %s: %g</title></rect>",
-                    gx + bar_w * static_cast<double>(k), top + plot_h - h, bar_w - 1, h, series[k].color,
-                    temporal::xml_escape(series[k].name).c_str(), temporal::xml_escape(labels[i]).c_str(), v);
-      svg += buf;
-    }
-    std::snprintf(buf, sizeof buf,
-                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\" transform=\"rotate(-45 %.1f %.1f)\">%s</text>",
-                  gx + group_w / 2, top + plot_h + 14, gx + group_w / 2, top + plot_h + 14,
-                  temporal::xml_escape(labels[i]).c_str());
-    svg += buf;
-  }
-  if (series.size() > 1) {
-    double lx = width - 180;
-    for (std::size_t k = 0; k < series.size(); ++k) {
-      std::snprintf(buf, sizeof buf,
-                    "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-                    "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">%s</text>",
-                    lx, 8 + 14.0 * static_cast<double>(k), series[k].color, lx + 14, 17 + 14.0 * static_cast<double>(k),
-                    temporal::xml_escape(series[k].name).c_str());
-      svg += buf;
-    }
-  }
-  svg += "</svg>";
-  return svg;
-}
-
-// Chart of a table's first column, over the rows whose names are given (all
-// rows when empty).
-std::string table_chart(const ReportTable& t, const std::string& title) {
-  std::vector<std::string> labels;
-  Series s{t.columns.empty() ? "" : t.columns[0], {}, "#3b6ea8"};
-  for (const ReportRow& r : t.rows) {
-    if (r.name.rfind("all ", 0) == 0 || r.values.empty()) continue;
-    labels.push_back(r.name);
-    const ReportValue& v = r.values[0];
-    s.values.push_back(std::holds_alternative<std::int64_t>(v) ? static_cast<double>(std::get<std::int64_t>(v))
-                       : std::holds_alternative<double>(v) ? std::get<double>(v) : 0.0);
-  }
-  return bar_chart(title, labels, {s});
-}
-
-std::string timeline_chart(const CollectionReport& r) {
-  if (r.content_years.empty() && r.creation_years.empty()) return {};
-  int lo = 100000, hi = -100000;
-  for (const auto& m : {r.content_years, r.creation_years})
-    for (const auto& [y, n] : m) {
-      lo = std::min(lo, y);
-      hi = std::max(hi, y);
-    }
-  // Years when the span is short, decades otherwise; content years before
-  // 1800 are folded into the first bin so that a stray "1066" does not
-  // stretch the axis.
-  const bool by_decade = hi - lo > 40;
-  const int step = by_decade ? 10 : 1;
-  const int first_year = std::max(lo, std::min(hi, 1800));
-  const int start = by_decade ? first_year - ((first_year % 10) + 10) % 10 : first_year;
-  const std::size_t bins = static_cast<std::size_t>((hi - start) / step + 1);
-  std::vector<std::string> labels(bins);
-  for (std::size_t i = 0; i < bins; ++i)
-    labels[i] = std::to_string(start + step * static_cast<int>(i)) + (by_decade ? "s" : "");
-  if (lo < start) labels[0] = "≤" + labels[0];
-  Series content{"content time", std::vector<double>(bins, 0), "#3b6ea8"};
-  Series creation{"creation date", std::vector<double>(bins, 0), "#d9822b"};
-  auto place = [&](const std::map<int, std::int64_t>& m, Series& s) {
-    for (const auto& [y, n] : m) {
-      const std::size_t i = y < start ? 0 : static_cast<std::size_t>((y - start) / step);
-      s.values[std::min(i, bins - 1)] += static_cast<double>(n);
-    }
-  };
-  place(r.content_years, content);
-  place(r.creation_years, creation);
-  return bar_chart("Documents by content time and by creation date", labels, {content, creation});
 }
 
 }  // namespace
@@ -669,7 +566,7 @@ std::string render_markdown(const CollectionReport& r) {
       out += "| " + escape_md(row.name) + " |";
       for (std::size_t i = 0; i < row.values.size(); ++i) {
         out += ' ';
-        out += format_number(row.values[i], t.columns[i] == "share");
+        out += format_report_value(row.values[i], t.columns[i] == "share");
         out += " |";
       }
       out += "\n";
@@ -700,46 +597,6 @@ std::string render_json(const CollectionReport& r) {
   }
   j["notes"] = r.notes;
   return j.dump(2) + "\n";
-}
-
-std::string render_html(const CollectionReport& r) {
-  std::string out =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Temporal analysis of " +
-      temporal::xml_escape(r.database) +
-      "</title>\n<style>body{font-family:sans-serif;max-width:980px;margin:2em auto;color:#222}"
-      "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px}"
-      "td.n{text-align:right}.note{color:#555;font-size:90%}svg{display:block;margin:1em 0}</style></head><body>\n"
-      "<h1>Temporal analysis of " + temporal::xml_escape(r.database) + "</h1>\n<section id=\"charts\">\n";
-  if (const ReportTable* t = r.table("6.6")) out += table_chart(*t, "Documents by number of temporal expressions") + "\n";
-  if (const ReportTable* t = r.table("6.7")) out += table_chart(*t, "Temporal expressions by quartile of the document") + "\n";
-  if (const ReportTable* t = r.table("6.8")) out += table_chart(*t, "Granularity of segment dates") + "\n";
-  out += timeline_chart(r) + "\n";
-  if (!r.precision_curve.empty()) {
-    std::vector<std::string> labels;
-    Series p{"precision", {}, "#3b6ea8"};
-    for (const auto& [pages, precision] : r.precision_curve) {
-      labels.push_back(std::to_string(pages));
-      p.values.push_back(precision);
-    }
-    out += bar_chart("Precision by pages downloaded", labels, {p}) + "\n";
-  }
-  out += "</section>\n";
-  for (const ReportTable& t : r.tables) {
-    out += "<h2 id=\"t" + t.id + "\">" + t.id + " " + temporal::xml_escape(t.title) + "</h2>\n<table><tr><th></th>";
-    for (const std::string& c : t.columns) out += "<th>" + temporal::xml_escape(c) + "</th>";
-    out += "</tr>\n";
-    for (const ReportRow& row : t.rows) {
-      out += "<tr><td>" + temporal::xml_escape(row.name) + "</td>";
-      for (std::size_t i = 0; i < row.values.size(); ++i)
-        out += "<td class=\"n\">" + temporal::xml_escape(format_number(row.values[i], t.columns[i] == "share")) + "</td>";
-      out += "</tr>\n";
-    }
-    out += "</table>\n";
-    if (!t.note.empty()) out += "<p class=\"note\">" + temporal::xml_escape(t.note) + "</p>\n";
-  }
-  for (const std::string& n : r.notes) out += "<p class=\"note\">" + temporal::xml_escape(n) + "</p>\n";
-  out += "</body></html>\n";
-  return out;
 }
 
 }  // namespace cronista::corpus

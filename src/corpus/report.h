@@ -41,6 +41,37 @@ struct ReportTable {
   std::string note;  // how the figures were computed, one or two sentences
 };
 
+// What the HTML page shows besides the tables (report_reading.cc): a
+// summary card, the crawl's hosts and seeds, the most frequent dates and
+// expressions, and a timeline of the years the content speaks of.
+struct ReportReading {
+  std::string generated_at;  // ISO 8601 UTC
+  std::string version;       // cronista's
+  std::int64_t documents = 0, expressions = 0, segments = 0, dated_segments = 0;
+  // Crawl only.
+  bool crawl = false;
+  std::string mode, period_from, period_to;
+  double threshold = 0;
+  std::int64_t pages = 0, relevant = 0;
+  double elapsed_seconds = 0;
+  struct Host {
+    std::string authority;
+    std::int64_t pages = 0, relevant = 0, errors = 0;
+    std::string robots;
+  };
+  std::vector<Host> hosts;        // most pages first, at most 25
+  std::int64_t more_hosts = 0;    // hosts left out of `hosts`
+  struct Seed {
+    std::string url, fate;
+    bool downloaded = false;
+  };
+  std::vector<Seed> seeds;
+  // Both collections and crawls.
+  std::vector<std::pair<std::string, std::int64_t>> top_dates;        // chronon value (day or month) → segments
+  std::vector<std::pair<std::string, std::int64_t>> top_expressions;  // expression text → occurrences
+  std::map<int, std::int64_t> year_mentions;  // year → segments speaking of it (dates of a year or finer)
+};
+
 struct CollectionReport {
   std::string database;  // path of the database reported on
   std::vector<ReportTable> tables;
@@ -51,6 +82,7 @@ struct CollectionReport {
   std::map<int, std::int64_t> creation_years;
   // For a crawl: (pages downloaded, precision so far) at each checkpoint.
   std::vector<std::pair<std::int64_t, double>> precision_curve;
+  ReportReading reading;
 
   const ReportTable* table(std::string_view id) const;
 };
@@ -63,11 +95,18 @@ bool is_creation_date_source(std::string_view dct_source);
 
 // Computes every table. The database must carry the analysis schema.
 Result<CollectionReport> compute_report(store::Database& db);
+// Fills report.reading (report_reading.cc); compute_report calls it.
+Status compute_reading(store::Database& db, CollectionReport& report);
+
+// A cell as the Markdown and HTML tables print it ("12", "3.50", "41.20%").
+std::string format_report_value(const ReportValue& v, bool percent);
 
 std::string render_markdown(const CollectionReport& report);
 // {"6.1": {"<row>": {"<column>": value, …}, …}, …, "notes": […]}
 std::string render_json(const CollectionReport& report);
-// One self-contained page: tables plus inline SVG bar charts; no network.
+// One self-contained page for reading (report_html.cc): a summary card, a
+// contents list, the crawl's own figures, the timeline and frequent dates,
+// then each table beside its chart (responsive SVG); no script, no network.
 std::string render_html(const CollectionReport& report);
 
 }  // namespace cronista::corpus

@@ -34,6 +34,15 @@ int payload_kind(std::string_view content_type, std::string_view body) {
   return -1;
 }
 
+// "http://host/robots.txt" (a query or fragment aside).
+bool is_robots_txt(std::string_view uri) {
+  uri = uri.substr(0, uri.find_first_of("?#"));
+  const std::size_t scheme = uri.find("://");
+  if (scheme == std::string_view::npos) return false;
+  const std::size_t path = uri.find('/', scheme + 3);
+  return path != std::string_view::npos && uri.substr(path) == "/robots.txt";
+}
+
 class WarcCollectionReader : public CollectionReader {
  public:
   explicit WarcCollectionReader(std::vector<std::string> files) : files_(std::move(files)) {
@@ -82,6 +91,8 @@ class WarcCollectionReader : public CollectionReader {
   bool to_document(const crawler::WarcRecord& record, CollectionDocument* doc) {
     const bool response = record.type == "response";
     if (!response && record.type != "resource") return false;
+    // A crawler's robots.txt (cronista and Heritrix keep them) is no document.
+    if (is_robots_txt(record.header("WARC-Target-URI"))) return false;
     std::string content_type, last_modified, body;
     if (response) {
       auto http = crawler::parse_http_response(record.block);

@@ -1,8 +1,7 @@
 // The crawl loop; see crawl.h. Structure:
 //   - event loop (this thread): frontier, host table, libcurl multi;
-//   - AnalysisPool: worker threads turning an HTML response into a PageRecord
-//     (charset → UTF-8, HTML → text with links, tag, segment, scope) and the
-//     list of resolved links;
+//   - AnalysisPool (page_analysis.h): worker threads turning an HTML response
+//     into a PageRecord and the list of resolved links;
 //   - CrawlStore: the single writer thread.
 // Every frontier change caused by a page travels in the same store job as
 // the page, so the database is always a consistent cut of the crawl.
@@ -14,9 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <condition_variable>
 #include <cstdio>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -26,17 +23,18 @@
 #include <unordered_set>
 
 #include "crawler/charset.h"
+#include "crawler/crawl_record.h"
 #include "crawler/crawl_store.h"
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
 #include "crawler/host_queue.h"
 #include "crawler/link_filters.h"
+#include "crawler/link_yield.h"
+#include "crawler/page_analysis.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
 #include "crawler/title_words.h"
 #include "crawler/url.h"
-#include "temporal/html_text.h"
-#include "temporal/segmenter.h"
 #include "temporal/tagger.h"
 
 namespace cronista::crawler {
@@ -78,15 +76,6 @@ bool looks_like_html(std::string_view content_type, std::string_view body) {
          head.starts_with("<!--");
 }
 
-std::optional<temporal::Date> http_date(const std::string& value) {
-  if (value.empty()) return std::nullopt;
-  const time_t t = curl_getdate(value.c_str(), nullptr);
-  if (t < 0) return std::nullopt;
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  return temporal::Date{tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday};
-}
-
 // Retry-After: delta-seconds or an HTTP-date.
 std::optional<std::chrono::milliseconds> retry_after(const std::string& value) {
   if (value.empty()) return std::nullopt;
@@ -100,355 +89,11 @@ std::optional<std::chrono::milliseconds> retry_after(const std::string& value) {
 
 std::string origin_of(const CanonicalUrl& u) { return std::string(u.scheme()) + "://" + u.authority(); }
 
-// ---- analysis on worker threads ----
-
-// A link to follow (in scope, or any link in general mode), resolved on the
-// worker so the event loop does not parse it again. In temporal mode a link
-// of an in-scope boilerplate segment (a dated sidebar, a header) is followed
-// with the lowest weight: it is queued without counting as a backlink, so it
-// waits behind every link of in-scope main text.
-struct FoundLink {
-  CanonicalUrl url;
-  bool counts = true;         // counts as a backlink of its target
-  std::uint8_t penalty = 0;   // link context score (link_penalty)
-  std::string anchor;         // temporal mode: for the topic penalty
-};
-
-// The topic penalty of a link (temporal mode, with link penalties): from 0
-// when every known word of its anchor led to relevant pages so far, to
-// kTopicPenalty when none did; kTopicPenalty / 2 when the anchor has no
-// word seen often enough (TitleWords).
-constexpr int kTopicPenalty = 40;
-
-int topic_penalty(const TitleWords& words, std::string_view anchor) {
-  const std::optional<double> e = words.estimate(anchor);
-  if (!e) return kTopicPenalty / 2;
-  return static_cast<int>(std::lround(kTopicPenalty * (1.0 - *e)));
+// When the server answered (HostQueue::on_finish): the last status line's
+// arrival, or `now` when none arrived.
+Clock::time_point answered_at(const FetchResponse& r, Clock::time_point now) {
+  return r.answered == Clock::time_point{} ? now : std::min(r.answered, now);
 }
-
-// How far inside the period a segment (or an anchor) speaks, in days: the
-// mean, over its expressions (`which`) with a placeable moment, of the distance from the moment's
-// middle to the nearer end of the period (0 at or beyond an end).
-double margin_days(const std::vector<std::size_t>& which, const std::vector<temporal::TemporalExpression>& expressions,
-                   const temporal::DayRange& period) {
-  double sum = 0;
-  int n = 0;
-  for (std::size_t i : which) {
-    if (i >= expressions.size()) continue;
-    std::optional<temporal::DayRange> hull;
-    for (const temporal::Chronon& c : expressions[i].chronons) {
-      const auto r = c.days();
-      if (!r) continue;
-      if (!hull) hull = r;
-      hull->first = std::min(hull->first, r->first);
-      hull->last = std::max(hull->last, r->last);
-    }
-    if (!hull) continue;
-    const double mid = (static_cast<double>(hull->first) + hull->last) / 2;
-    sum += std::max(0.0, std::min(mid - period.first, period.last - mid));
-    ++n;
-  }
-  return n == 0 ? 0.0 : sum / n;
-}
-
-// The temporal crawl's link score. Pages link mostly to pages about times
-// near the linking text, so a link in a segment about the middle of the
-// period more likely leads into it than one in a segment about its first
-// or last weeks: the penalty falls linearly from max_penalty (a segment at
-// an end of the period) to 0 (a segment a year or more inside it).
-std::uint8_t link_penalty(double margin, int max_penalty) {
-  constexpr double kReachDays = 365;
-  const double p = max_penalty * std::max(0.0, 1.0 - margin / kReachDays);
-  return static_cast<std::uint8_t>(std::clamp(std::lround(p), 0L, 255L));
-}
-
-// A link in a paragraph with no date of its own is in scope only through
-// the dated paragraph before it (segmenter.h): weaker evidence, so it waits
-// behind every link of a dated paragraph with as many backlinks (a penalty
-// of 50 takes one backlink's priority, 50, to the level of none, 100).
-constexpr std::uint8_t kUndatedBlockPenalty = 50;
-
-// What the dates written in a link's own anchor text say ("1942", "a
-// batalha de 6 de junho de 1944"): nothing (no placeable date), or whether
-// they all lie in the period. A dated anchor names the target's time more
-// directly than the paragraph around it, so it decides: a link to "1950" in
-// a paragraph about 1944 is not followed, a link to "1942" in a list of
-// years from 1938 to 1946 is.
-enum class AnchorDates { None, In, Out };
-
-struct AnchorVerdict {
-  AnchorDates dates = AnchorDates::None;
-  std::vector<std::size_t> expressions;  // those inside the anchor
-};
-
-std::vector<AnchorVerdict> anchor_verdicts(const temporal::TextDocument& doc,
-                                           const std::vector<temporal::TemporalExpression>& expressions,
-                                           const temporal::Period& period) {
-  std::vector<std::pair<std::size_t, std::size_t>> by_start;  // (start, index)
-  by_start.reserve(expressions.size());
-  for (std::size_t i = 0; i < expressions.size(); ++i) by_start.emplace_back(expressions[i].start, i);
-  std::sort(by_start.begin(), by_start.end());
-  std::vector<AnchorVerdict> out(doc.links.size());
-  for (std::size_t l = 0; l < doc.links.size(); ++l) {
-    const temporal::Link& link = doc.links[l];
-    bool placeable = false, all_in = true;
-    auto it = std::lower_bound(by_start.begin(), by_start.end(), std::make_pair(link.start, std::size_t{0}));
-    for (; it != by_start.end() && it->first < link.end; ++it) {
-      const temporal::TemporalExpression& e = expressions[it->second];
-      if (e.end > link.end) continue;
-      bool used = false;
-      for (const temporal::Chronon& c : e.chronons) {
-        if (!c.days()) continue;
-        placeable = used = true;
-        all_in = all_in && temporal::chronon_in_period(c, period);
-      }
-      if (used) out[l].expressions.push_back(it->second);
-    }
-    if (placeable) out[l].dates = all_in ? AnchorDates::In : AnchorDates::Out;
-  }
-  return out;
-}
-
-// The month a URL's path dates its page to (/YYYY/MM/ or /YYYY/MM/DD/, as
-// news sites and archives publish by date), or nullopt.
-std::optional<temporal::DayRange> url_month(std::string_view path) {
-  auto digit = [&](std::size_t i) { return i < path.size() && path[i] >= '0' && path[i] <= '9'; };
-  for (std::size_t i = 0; i + 8 <= path.size(); ++i) {
-    if (path[i] != '/' || !digit(i + 1) || !digit(i + 2) || !digit(i + 3) || !digit(i + 4) || path[i + 5] != '/' ||
-        !digit(i + 6) || !digit(i + 7) || (i + 8 < path.size() && path[i + 8] != '/'))
-      continue;
-    const int year = std::stoi(std::string(path.substr(i + 1, 4)));
-    const int month = std::stoi(std::string(path.substr(i + 6, 2)));
-    if (year < 1900 || year > 2199 || month < 1 || month > 12) continue;
-    return temporal::DayRange{temporal::Date{year, month, 1}.day_number(),
-                              temporal::Date{year, month, temporal::days_in_month(year, month)}.day_number()};
-  }
-  return std::nullopt;
-}
-
-// A page published before the period begins speaks of it at most as a
-// future (a plan, a forecast), so a link to a URL dated before the period
-// waits behind the links of dated paragraphs with as many backlinks.
-constexpr int kPublishedBeforePenalty = 50;
-
-// For each link of the document, whether the block holding it has an
-// expression with a placeable date.
-std::vector<bool> links_in_dated_blocks(const temporal::TextDocument& doc,
-                                        const std::vector<temporal::TemporalExpression>& expressions) {
-  std::vector<std::size_t> starts;
-  starts.reserve(doc.blocks.size());
-  for (const temporal::Block& b : doc.blocks) starts.push_back(b.start);
-  auto block_of = [&](std::size_t at) -> std::optional<std::size_t> {
-    const auto it = std::upper_bound(starts.begin(), starts.end(), at);
-    if (it == starts.begin()) return std::nullopt;
-    const std::size_t b = static_cast<std::size_t>(it - starts.begin()) - 1;
-    return at < doc.blocks[b].end ? std::optional<std::size_t>(b) : std::nullopt;
-  };
-  std::vector<bool> dated(doc.blocks.size(), false);
-  for (const temporal::TemporalExpression& e : expressions) {
-    if (std::none_of(e.chronons.begin(), e.chronons.end(), [](const temporal::Chronon& c) { return c.days(); }))
-      continue;
-    if (auto b = block_of(e.start)) dated[*b] = true;
-  }
-  std::vector<bool> out(doc.links.size(), false);
-  for (std::size_t l = 0; l < doc.links.size(); ++l)
-    if (auto b = block_of(doc.links[l].start)) out[l] = dated[*b];
-  return out;
-}
-
-struct AnalysisTask {
-  FrontierEntry entry;
-  std::unique_ptr<PageRecord> page;
-  std::string body;
-  std::string content_type;
-  std::string last_modified;
-};
-
-struct AnalysisResult {
-  FrontierEntry entry;
-  std::unique_ptr<PageRecord> page;
-  std::vector<FoundLink> links;
-};
-
-class AnalysisPool {
- public:
-  AnalysisPool(int threads, const temporal::Tagger* tagger, const CrawlOptions& options, Fetcher* waker)
-      : tagger_(tagger), options_(options), waker_(waker) {
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
-  }
-  ~AnalysisPool() {
-    {
-      std::lock_guard lk(mu_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-  void submit(AnalysisTask task) {
-    {
-      std::lock_guard lk(mu_);
-      tasks_.push_back(std::move(task));
-      ++pending_;
-    }
-    cv_.notify_one();
-  }
-  std::vector<AnalysisResult> take() {
-    std::lock_guard lk(mu_);
-    std::vector<AnalysisResult> out;
-    out.reserve(results_.size());
-    for (auto& r : results_) out.push_back(std::move(r));
-    results_.clear();
-    pending_ -= out.size();
-    return out;
-  }
-  // Tasks submitted and not yet taken back.
-  std::size_t pending() const {
-    std::lock_guard lk(mu_);
-    return pending_;
-  }
-  bool has_results() const {
-    std::lock_guard lk(mu_);
-    return !results_.empty();
-  }
-
- private:
-  void work() {
-    for (;;) {
-      AnalysisTask task;
-      {
-        std::unique_lock lk(mu_);
-        cv_.wait(lk, [&] { return stopping_ || !tasks_.empty(); });
-        if (tasks_.empty()) return;
-        task = std::move(tasks_.front());
-        tasks_.pop_front();
-      }
-      AnalysisResult r = analyse(std::move(task));
-      {
-        std::lock_guard lk(mu_);
-        results_.push_back(std::move(r));
-      }
-      waker_->wake();
-    }
-  }
-
-  AnalysisResult analyse(AnalysisTask task) const {
-    AnalysisResult r;
-    r.entry = std::move(task.entry);
-    r.page = std::move(task.page);
-    PageRecord& p = *r.page;
-    DecodedText decoded = decode_to_utf8(task.body, task.content_type);
-    p.charset = decoded.charset;
-    p.charset_from = decoded.charset_from;
-    p.replaced_bytes = static_cast<std::int64_t>(decoded.replaced);
-
-    p.doc = temporal::html_document(decoded.utf8);
-    std::optional<temporal::Date> dct = p.doc.dct;
-    std::string dct_source = dct ? "html" : "";
-    if (!dct) {
-      dct = http_date(task.last_modified);
-      if (dct) dct_source = "http-last-modified";
-    }
-    if (tagger_) p.expressions = tagger_->tag(p.doc.text, dct);
-    p.segments_found = temporal::segment(p.doc, p.expressions);
-
-    std::vector<std::optional<std::size_t>> segment_of(p.doc.links.size());
-    p.segment_in_scope.resize(p.segments_found.size());
-    bool relevant = false;
-    for (std::size_t i = 0; i < p.segments_found.size(); ++i) {
-      const temporal::Segment& s = p.segments_found[i];
-      const bool in = temporal::segment_in_scope(s, options_.period, options_.threshold);
-      p.segment_in_scope[i] = in;
-      relevant = relevant || in;
-      p.segments_in_scope += in ? 1 : 0;
-      p.chronons += static_cast<std::int64_t>(s.chronons.size());
-      for (std::size_t l : s.links)
-        if (l < segment_of.size()) segment_of[l] = i;
-    }
-    p.segments = static_cast<std::int64_t>(p.segments_found.size());
-    p.relevant = relevant;
-    std::vector<std::uint8_t> penalties(p.segments_found.size(), 0);
-    std::vector<bool> dated_block(p.doc.links.size(), true);
-    if (options_.temporal_mode && options_.max_link_penalty > 0) dated_block = links_in_dated_blocks(p.doc, p.expressions);
-    if (options_.temporal_mode)
-      for (std::size_t i = 0; i < p.segments_found.size(); ++i)
-        if (p.segment_in_scope[i])
-          penalties[i] = link_penalty(margin_days(p.segments_found[i].expressions, p.expressions,
-                                                  options_.period.days()),
-                                      options_.max_link_penalty);
-    std::vector<AnchorVerdict> anchors(p.doc.links.size());
-    if (options_.temporal_mode) anchors = anchor_verdicts(p.doc, p.expressions, options_.period);
-
-    auto page_url = CanonicalUrl::parse(p.url);
-    std::optional<CanonicalUrl> base;
-    if (page_url.ok()) {
-      base = *page_url;
-      if (!p.doc.base_href.empty()) {
-        auto b = CanonicalUrl::resolve(*page_url, p.doc.base_href);
-        if (b.ok()) base = *b;
-      }
-    }
-    for (std::size_t j = 0; j < p.doc.links.size() && base; ++j) {
-      const temporal::Link& link = p.doc.links[j];
-      auto target = CanonicalUrl::resolve(*base, link.href);
-      if (!target.ok()) continue;  // mailto:, javascript:, malformed…
-      store::LinkInfo info;
-      info.target = target->str();
-      info.anchor = link.anchor;
-      info.position = link.start;
-      info.segment = segment_of[j];
-      const bool segment_in = segment_of[j] && p.segment_in_scope[*segment_of[j]];
-      const AnchorDates anchor = anchors[j].dates;
-      info.in_scope = anchor == AnchorDates::None ? segment_in : anchor == AnchorDates::In;
-      const bool kept = !options_.temporal_mode || *info.in_scope;
-      const bool furniture = segment_of[j] && p.segments_found[*segment_of[j]].boilerplate;
-      if (kept) {
-        FoundLink found{*target, !options_.temporal_mode || !furniture, 0, {}};
-        if (options_.temporal_mode && options_.max_link_penalty > 0) found.anchor = link.anchor;
-        if (options_.temporal_mode) {
-          const int penalty =
-              anchor == AnchorDates::In
-                  ? link_penalty(margin_days(anchors[j].expressions, p.expressions, options_.period.days()),
-                                 options_.max_link_penalty)
-                  : penalties[*segment_of[j]] + (dated_block[j] ? 0 : kUndatedBlockPenalty);
-          const auto published = url_month(target->path());
-          const int before = published && published->last < options_.period.days().first && options_.max_link_penalty > 0
-                                 ? kPublishedBeforePenalty
-                                 : 0;
-          found.penalty = static_cast<std::uint8_t>(std::min(penalty + before, 255));
-        }
-        r.links.push_back(std::move(found));
-      }
-      p.link_rows.push_back(std::move(info));
-    }
-    p.links = static_cast<std::int64_t>(p.link_rows.size());
-    // The store needs the text (its size) and nothing else of the document;
-    // the offset map alone is eight bytes per byte of text.
-    p.doc.source_offsets = {};
-    p.doc.blocks = {};
-    p.doc.links = {};
-
-    p.analysed = true;
-    p.info.key = p.url;
-    p.info.url = p.url;
-    p.info.source = "crawl";
-    p.info.dct = dct;
-    p.info.dct_source = dct_source;
-    p.info.title = p.doc.title;
-    p.info.size_bytes = p.size;
-    return r;
-  }
-
-  const temporal::Tagger* tagger_;
-  const CrawlOptions& options_;
-  Fetcher* waker_;
-  mutable std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<AnalysisTask> tasks_;
-  std::vector<AnalysisResult> results_;
-  std::size_t pending_ = 0;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
-};
 
 // ---- the loop ----
 
@@ -480,6 +125,7 @@ class Crawl {
     store_->submit(std::move(job));
   }
   void count_error(const std::string& kind) { ++errors_[kind]; }
+  bool worth_a_slot(int priority) const;
   void progress(bool final_line);
 
   const CrawlOptions& o_;
@@ -497,6 +143,7 @@ class Crawl {
   HostScope scope_;
   CalendarTrapDetector calendar_;
   TitleWords title_words_;
+  LinkYield yield_;
   std::map<std::string, std::int64_t> skipped_;
 
   struct InFlight {
@@ -544,7 +191,7 @@ std::uint32_t Crawl::host_for(const CanonicalUrl& u, StoreJob& job) {
 
 Status Crawl::setup() {
   auto store = CrawlStore::open(o_.db, CrawlStoreOptions{o_.order_out, o_.warc, 256, std::chrono::milliseconds(250),
-                                                         "cronista/" CRONISTA_VERSION});
+                                                         "cronista/" CRONISTA_VERSION, o_.genre});
   if (!store.ok()) return store.status();
   store_ = std::move(*store);
 
@@ -582,6 +229,7 @@ Status Crawl::setup() {
   FrontierOptions fo;
   fo.max_depth = o_.max_depth;
   fo.priority_slack = o_.temporal_mode ? o_.priority_slack : -1;
+  if (o_.fill_free_slots) fo.worth_a_slot = [this](int priority) { return worth_a_slot(priority); };
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
 
   FetcherOptions fetch;
@@ -596,6 +244,7 @@ Status Crawl::setup() {
   temporal::TaggerOptions topts;
   topts.home = o_.home.empty() ? temporal::default_home() : o_.home;
   topts.pattern_files = o_.pattern_files;
+  topts.genre = o_.genre;
   auto tagger = temporal::Tagger::load(topts);
   if (!tagger.ok()) return tagger.status();
   tagger_ = std::move(*tagger);
@@ -654,7 +303,7 @@ Status Crawl::setup() {
 void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   const auto now = Clock::now();
   const auto wall = std::chrono::system_clock::now();
-  hosts_.on_finish(host);
+  hosts_.on_finish(host, answered_at(r, now));
   RobotsFetchOutcome outcome;
   outcome.status = static_cast<int>(r.status);
   outcome.network_error = r.error != FetchError::None && !(r.status >= 300 && r.status < 400);
@@ -677,12 +326,20 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
     return;
   }
   h.robots_failures = 0;
+  if (entry.source == RobotsSource::kUnreachable) count_error("host-unreachable");
   const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(entry.expires - wall);
   std::string reason = entry.reason;
+  if (outcome.network_error && !r.error_message.empty()) reason += " (" + r.error_message + ")";
   hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::seconds(1)), now);
   h.robots_entry = std::move(entry);
   StoreJob job;
   job.hosts.push_back(HostRow{host, h.authority, h.origin, reason, static_cast<std::int64_t>(h.crawl_delay.count())});
+  if (!o_.warc.empty() && r.error == FetchError::None && !r.raw_head.empty()) {
+    // Heritrix keeps robots.txt responses in the archive: what the crawl
+    // obeyed can be replayed.
+    job.robots = std::make_unique<RobotsRecord>(RobotsRecord{
+        r.effective_url.empty() ? r.url : r.effective_url, iso_time(r.started), r.raw_request, r.raw_head, r.body, r.ip});
+  }
   submit(std::move(job));
   frontier_->host_changed(host, now);
 }
@@ -698,7 +355,7 @@ void Crawl::on_response(FetchResponse&& r) {
   }
   const auto now = Clock::now();
   FrontierEntry e = std::move(f.entry);
-  hosts_.on_finish(e.host);
+  hosts_.on_finish(e.host, answered_at(r, now));
   ++hosts_[e.host].fetched;
 
   const bool retryable = (r.error == FetchError::Timeout || r.error == FetchError::Connect ||
@@ -797,7 +454,10 @@ void Crawl::on_response(FetchResponse&& r) {
     pool_->submit(std::move(task));
     return;
   }
-  if (p.history) ++pages_;
+  if (p.history) {
+    ++pages_;
+    yield_.learn(e.priority(), false);  // a page of the budget that could not be relevant
+  }
   p.body = std::move(r.body);
   frontier_->finish(e, UrlState::Done, &job.ops);
   --page_transfers_;
@@ -824,6 +484,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   p.links_kept = kept;
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
+  yield_.learn(r.entry.priority(), p.relevant.value_or(false));
   ++pages_;
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;
@@ -832,6 +493,22 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   --page_transfers_;
   job.page = std::move(r.page);
   submit(std::move(job));
+}
+
+// The free-slot rule (crawl.h): a link that the priority slack holds back
+// for a better one waiting on politeness is fetched now when it is worth a
+// page of the budget. With no page budget, time is the budget and every free
+// slot is worth filling. With one, the pages left go, at best, to the best
+// links queued: the link is worth a page when it ranks among them, or when
+// what the crawl has learned of links like it (LinkYield) is at least what
+// it learned of the last link the budget reaches.
+bool Crawl::worth_a_slot(int priority) const {
+  if (o_.max_pages <= 0) return true;
+  const std::int64_t left = o_.max_pages - (pages_before_ + pages_ + page_transfers_);
+  if (left <= 0) return false;
+  const std::optional<int> marginal = frontier_->nth_best_priority(static_cast<std::size_t>(left));
+  if (!marginal || priority <= *marginal) return true;
+  return yield_.estimate(priority) >= yield_.estimate(*marginal);
 }
 
 void Crawl::dispatch() {
@@ -860,7 +537,8 @@ void Crawl::dispatch() {
       StoreJob job;
       frontier_->finish(*e, UrlState::Dropped, &job.ops);
       submit(std::move(job));
-      ++skipped_["robots"];
+      const auto& robots = hosts_[e->host].robots_entry;
+      ++skipped_[robots && robots->source == RobotsSource::kUnreachable ? "host-unreachable" : "robots"];
       frontier_->host_changed(e->host, now);
       continue;
     }
@@ -885,8 +563,20 @@ void Crawl::progress(bool final_line) {
   for (const auto& [kind, n] : errors_) errs += " " + kind + "=" + std::to_string(n);
   std::string skips;
   for (const auto& [kind, n] : skipped_) skips += " " + kind + "=" + std::to_string(n);
-  std::fprintf(stderr, "crawl: %lld pages, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, errors:%s%s%s\n",
-               static_cast<long long>(pages_before_ + pages_), secs > 0 ? pages_ / secs : 0.0,
+  const std::int64_t total = pages_before_ + pages_;
+  std::string budget;  // "12% of 5000, ETA 3m10s"
+  if (o_.max_pages > 0) {
+    char b[96];
+    const double rate = secs > 0 ? pages_ / secs : 0.0;
+    const double left = rate > 0 ? std::max<double>(0, o_.max_pages - total) / rate : -1;
+    std::snprintf(b, sizeof b, " (%.0f%% of %lld, ETA %s)", 100.0 * total / o_.max_pages,
+                  static_cast<long long>(o_.max_pages), left < 0 ? "unknown" : clock_time(left).c_str());
+    budget = b;
+  }
+  std::fprintf(stderr,
+               "crawl: %s elapsed, %lld pages%s, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, "
+               "errors:%s%s%s\n",
+               clock_time(secs).c_str(), static_cast<long long>(total), budget.c_str(), secs > 0 ? pages_ / secs : 0.0,
                pages_ ? 100.0 * relevant_ / pages_ : 0.0, frontier_->queued(), in_flight_.size(),
                errs.empty() ? " none" : errs.c_str(), skips.empty() ? "" : ", skipped:", skips.c_str());
 }
@@ -896,6 +586,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     if (store_) store_->finish("error");
     return s;
   }
+  if (o_.on_started) o_.on_started();
   started_ = last_progress_ = Clock::now();
   std::string end_reason;
   for (;;) {

@@ -7,16 +7,21 @@
 // A URL's backlinks are the distinct downloaded pages whose kept links point
 // at it (in-scope links of main text in temporal mode, every link in general
 // mode): the priority ranks what the crawl would follow, among what it
-// follows. In temporal mode the links of in-scope page furniture (a dated
-// header or footer line) are followed with the lowest priority, without
-// counting as backlinks; a link whose anchor text holds dates is kept when
+// follows. A page is relevant when a segment of its main text is in the
+// period; page furniture (navigation, headers, footers, sidebars) never
+// makes it so. In temporal mode the links of in-scope page furniture (a
+// dated header or footer line) are not followed: the crawl ends when the
+// links of in-scope main text are spent, unless follow_furniture asks it to
+// go on with them (lowest priority, no backlink counted); a link whose
+// anchor text holds dates is kept when
 // they all lie in the period and dropped otherwise, whatever its segment;
 // a kept link's priority adds a penalty (crawl.cc: link_penalty and the
 // constants beside it) for a segment near an end of the period, a
 // paragraph without a date of its own, a URL dated before the period and
 // anchor words that so far named pages out of the period (TitleWords);
-// and the frontier serves the globally best links first instead of keeping
-// every host busy (FrontierOptions::priority_slack). A page
+// and the frontier serves the globally best links first (FrontierOptions::
+// priority_slack), but fills a host's free politeness slot with its best
+// link when that link is worth a page of the budget (fill_free_slots). A page
 // is a download when its fetch ended with an HTTP response that is not a
 // redirect; downloads are numbered in the order their analysis completes
 // (history, --order-out).
@@ -29,10 +34,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "temporal/genre.h"
 #include "temporal/scope.h"
 #include "temporal/status.h"
 
@@ -60,10 +67,21 @@ struct CrawlOptions {
   // 0 serves the best tier only. The general crawl, the breadth-first-like
   // baseline of method.md §4, always keeps every host busy.
   int priority_slack = 0;
+  // Temporal mode: a ready host whose best link the slack holds back is
+  // served anyway when that link is worth a page of the budget (crawl.cc,
+  // worth_a_slot): within --max-pages of the best queued links, or expected
+  // (LinkYield: pages reached through links of the same priority so far) to
+  // be as relevant as the last link the budget reaches; with no page budget,
+  // always. false: the slack alone decides (hosts may idle).
+  bool fill_free_slots = true;
   // Temporal mode: the link penalty added to the priority of a link in a
   // segment at an end of the period, falling to 0 for a segment a year or
   // more inside it (crawl.cc, link_penalty). 0: backlinks alone.
   int max_link_penalty = 40;
+  // Temporal mode: also follow the links of in-scope page furniture (a dated
+  // header or footer), after every link of in-scope main text. Without it
+  // the crawl ends (frontier-empty) once the in-scope links are spent.
+  bool follow_furniture = false;
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
   std::string ca_file;  // HTTPS trust anchors instead of the system's (FetcherOptions)
@@ -80,9 +98,13 @@ struct CrawlOptions {
   int max_redirects = 10;
   std::string home;    // tagger resources; empty = temporal::default_home()
   std::vector<std::string> pattern_files;  // empty: the tagger's default pattern files
+  temporal::Genre genre = temporal::Genre::News;  // how the tagger reads undated expressions
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;
+  // Called once everything is set up, before the first fetch (the command's
+  // start banner: printed only for a crawl that really starts).
+  std::function<void()> on_started;
 };
 
 struct CrawlSummary {

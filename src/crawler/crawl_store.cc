@@ -2,8 +2,10 @@
 #include "crawler/crawl_store.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <unordered_map>
 
 namespace cronista::crawler {
@@ -120,6 +122,21 @@ UrlState state_from(std::string_view s) {
 
 std::string now_iso() { return iso_time(std::chrono::system_clock::now()); }
 
+// Milliseconds since the epoch of an iso_time() string.
+std::optional<std::int64_t> iso_ms(const std::string& s) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second, &ms) < 6)
+    return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
+}
+
 }  // namespace
 
 std::string iso_time(std::chrono::system_clock::time_point t) {
@@ -189,6 +206,7 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
     return Status::Error("database '" + db_path +
                          "' holds a collection built by `cronista build`, not a crawl: give the crawl its own --db");
   if (Status st = store::AnalysisStore::ensure_schema(s->db_); !st.ok()) return st;
+  if (Status st = store::AnalysisStore::record_genre(s->db_, options.genre); !st.ok()) return st;
   if (Status st = s->db_.exec(kCrawlSchema); !st.ok())
     return Status::Error("database '" + db_path + "': " + st.message());
   {
@@ -353,13 +371,48 @@ Status CrawlStore::prepare_statements() {
   return Status::Ok();
 }
 
+std::string CrawlStore::order_line(const std::string& url, const std::string& fetched_at, std::int64_t run_start_ms,
+                                   double run_offset) {
+  const std::optional<std::int64_t> at = iso_ms(fetched_at);
+  const double elapsed = run_offset + (at ? static_cast<double>(*at - run_start_ms) / 1000.0 : 0.0);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "\t%.3f", std::max(0.0, elapsed));
+  return url + buf;
+}
+
 Status CrawlStore::rewrite_order_file() {
   order_ = std::fopen(options_.order_out.c_str(), "w");
   if (order_ == nullptr) return Status::Error("cannot write --order-out file '" + options_.order_out + "'");
-  auto st = db_.prepare("SELECT url FROM history ORDER BY seq");
+  // Each run's crawling time: from its start to its end, or to its last
+  // download when it was killed; a run starts where the earlier ones end.
+  struct Run {
+    std::int64_t start_ms = 0;
+    double offset = 0;
+  };
+  std::map<std::int64_t, Run> runs;
+  {
+    auto st = db_.prepare(
+        "SELECT r.id, r.started_at, coalesce(r.ended_at, (SELECT max(fetched_at) FROM history h WHERE h.run_id = r.id), "
+        "r.started_at) FROM runs r ORDER BY r.id");
+    if (!st.ok()) return st.status();
+    double offset = 0;
+    while (st->step()) {
+      const std::int64_t start = iso_ms(st->column_text(1)).value_or(0);
+      const std::int64_t end = iso_ms(st->column_text(2)).value_or(start);
+      runs[st->column_int(0)] = Run{start, offset};
+      if (st->column_int(0) != run_id_) offset += static_cast<double>(std::max<std::int64_t>(0, end - start)) / 1000.0;
+    }
+    if (!st->status().ok()) return st->status();
+  }
+  if (auto it = runs.find(run_id_); it != runs.end()) {
+    run_start_ms_ = it->second.start_ms;
+    run_offset_ = it->second.offset;
+  }
+  auto st = db_.prepare("SELECT url, fetched_at, run_id FROM history ORDER BY seq");
   if (!st.ok()) return st.status();
   while (st->step()) {
-    std::string line = st->column_text(0);
+    const Run run = runs[st->column_int(2)];
+    std::string line = order_line(st->column_text(0), st->column_text(1), run.start_ms, run.offset);
     line += '\n';
     std::fwrite(line.data(), 1, line.size(), order_);
   }
@@ -395,6 +448,7 @@ std::size_t estimate_bytes(const StoreJob& job) {
     n += p->segments_found.size() * (sizeof(temporal::Segment) + 64);
     for (const store::LinkInfo& l : p->link_rows) n += sizeof(store::LinkInfo) + l.target.capacity() + l.anchor.capacity();
   }
+  if (const RobotsRecord* r = job.robots.get()) n += sizeof(RobotsRecord) + r->body.size() + r->response_head.size();
   return n;
 }
 
@@ -437,6 +491,21 @@ std::int64_t lookup_url(store::Statement& st, const std::string& url) {
 }
 
 }  // namespace
+
+Status CrawlStore::write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip,
+                              std::string_view request, std::string_view response_head, std::string_view body) {
+  const std::string date = std::string(fetched_at.substr(0, 19)) + "Z";
+  WarcExchange x;
+  x.target_uri = url;
+  x.date = date;
+  x.ip_address = ip;
+  x.http_request = request;
+  x.http_response_head = response_head;
+  x.body = body;
+  x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+  if (Status r = warc_->write(x); !r.ok()) return Status::Error("WARC '" + options_.warc + "': " + r.message());
+  return Status::Ok();
+}
 
 Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   Statements& s = *st_;
@@ -488,6 +557,10 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
       }
     }
   }
+  if (warc_ && job.robots && !job.robots->response_head.empty()) {
+    const RobotsRecord& r = *job.robots;
+    if (Status w = write_warc(r.url, r.fetched_at, r.ip, r.request, r.response_head, r.body); !w.ok()) return w;
+  }
   if (!job.page) return Status::Ok();
   PageRecord& p = *job.page;
 
@@ -530,21 +603,11 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
     if (Status r = s.insert_history.bind(1, page_id).bind(2, run_id_).bind(3, p.url).bind(4, p.fetched_at).run();
         !r.ok())
       return r;
-    if (order_) order_lines->push_back(p.url);
+    if (order_) order_lines->push_back(order_line(p.url, p.fetched_at, run_start_ms_, run_offset_));
   }
-  if (warc_ && !p.warc_response_head.empty()) {
-    const std::string date = p.fetched_at.substr(0, 19) + "Z";
-    WarcExchange x;
-    x.target_uri = p.final_url;
-    x.date = date;
-    x.ip_address = p.ip;
-    x.http_request = p.warc_request;
-    x.http_response_head = p.warc_response_head;
-    x.body = p.body;
-    x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
-    if (Status r = warc_->write(x); !r.ok())
-      return Status::Error("WARC '" + options_.warc + "': " + r.message());
-  }
+  if (warc_ && !p.warc_response_head.empty())
+    if (Status r = write_warc(p.final_url, p.fetched_at, p.ip, p.warc_request, p.warc_response_head, p.body); !r.ok())
+      return r;
   return Status::Ok();
 }
 

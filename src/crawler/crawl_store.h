@@ -27,6 +27,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -34,6 +35,7 @@
 #include "crawler/warc.h"
 #include "store/analysis_store.h"
 #include "store/database.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::crawler {
@@ -82,12 +84,18 @@ struct HostRow {
   std::int64_t crawl_delay_ms = 0;
 };
 
+// A robots.txt response, kept in the WARC as Heritrix keeps it (no page row).
+struct RobotsRecord {
+  std::string url, fetched_at, request, response_head, body, ip;
+};
+
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
   std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
+  std::unique_ptr<RobotsRecord> robots;
 };
 
 struct RunInfo {
@@ -102,6 +110,7 @@ struct CrawlStoreOptions {
   std::size_t batch_jobs = 256;
   std::chrono::milliseconds batch_time{250};
   std::string software = "cronista/0.1";
+  temporal::Genre genre = temporal::Genre::News;  // recorded in the database (AnalysisStore::record_genre)
 };
 
 // What load() finds in the database. URLs are streamed to a visitor, not
@@ -158,8 +167,15 @@ class CrawlStore {
   explicit CrawlStore(const CrawlStoreOptions& options);
   void writer_loop();
   Status apply(StoreJob& job, std::vector<std::string>* order_lines);
+  // One fetch into the WARC: a response record and its request.
+  Status write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip, std::string_view request,
+                    std::string_view response_head, std::string_view body);
   Status prepare_statements();
   Status rewrite_order_file();
+  // "URL<TAB>seconds": the crawling time (earlier runs included, the time
+  // between runs not) when the download's transfer started.
+  static std::string order_line(const std::string& url, const std::string& fetched_at, std::int64_t run_start_ms,
+                                double run_offset);
 
   class Spill;
   CrawlStoreOptions options_;
@@ -169,6 +185,8 @@ class CrawlStore {
   std::unique_ptr<WarcWriter> warc_;
   std::FILE* order_ = nullptr;
   std::int64_t run_id_ = 0;
+  std::int64_t run_start_ms_ = 0;  // this run's started_at
+  double run_offset_ = 0;          // seconds crawled by the earlier runs
 
   struct Statements;
   std::unique_ptr<Statements> st_;

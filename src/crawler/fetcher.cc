@@ -102,6 +102,7 @@ struct Fetcher::Transfer {
     std::string_view line(data, len);
     // A new response (after a redirect or a 1xx) starts a new head.
     if (line.starts_with("HTTP/")) {
+      t->response.answered = std::chrono::steady_clock::now();
       t->response.raw_head.clear();
       t->response.content_type.clear();
       t->response.last_modified.clear();

@@ -65,6 +65,9 @@ struct FetchResponse {
   std::string ip;            // the server's address, when connected
   std::chrono::system_clock::time_point started;
   double seconds = 0;  // wall time of the transfer
+  // When the status line of the last response arrived (the server had read
+  // the request by then); the clock's epoch when no response arrived.
+  std::chrono::steady_clock::time_point answered{};
 };
 
 class Fetcher {

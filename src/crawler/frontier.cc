@@ -177,6 +177,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     op.redirects = redirects;
     op.penalty = penalty;
     ops->push_back(std::move(op));
+    count_queued(e.priority(), 1);
     place(host, std::move(e));
     ++queued_;
     touch(host);
@@ -192,6 +193,8 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
   if (slot->state != UrlState::Queued && slot->state != UrlState::Pending && slot->state != UrlState::Spilled)
     return Added::Known;
 
+  count_queued(old_priority, -1);
+  count_queued(new_priority, 1);
   FrontierOp op;
   op.kind = FrontierOp::Reprioritize;
   op.url = std::string(url);
@@ -361,7 +364,10 @@ std::optional<FrontierEntry> Frontier::pop(Clock::time_point now) {
     }
     if (options_.priority_slack >= 0) {
       const std::optional<int> best = best_soon(now);
-      if (best && w.window.begin()->first.first > *best + options_.priority_slack) return std::nullopt;
+      const int priority = w.window.begin()->first.first;
+      if (best && priority > *best + options_.priority_slack &&
+          !(options_.worth_a_slot && options_.worth_a_slot(priority)))
+        return std::nullopt;
     }
     auto node = w.window.extract(w.window.begin());
     FrontierEntry e = std::move(node.mapped());
@@ -373,6 +379,7 @@ std::optional<FrontierEntry> Frontier::pop(Clock::time_point now) {
       e.backlinks = slot->backlinks;
       e.penalty = slot->penalty;
     }
+    count_queued(e.priority(), -1);
     unschedule(host);
     schedule(host, now);
     return e;
@@ -407,6 +414,7 @@ void Frontier::retry(FrontierEntry e) {
     e.penalty = slot->penalty;
   }
   const std::uint32_t host = e.host;
+  count_queued(e.priority(), 1);
   place(host, std::move(e));
   ++queued_;
   touch(host);
@@ -433,6 +441,7 @@ void Frontier::restore(std::uint64_t key, UrlState state, std::uint32_t host, st
     ++w.spilled;
     w.floor = std::min(w.floor, Key{priority_for(backlinks, penalty), seq});
     ++queued_;
+    count_queued(priority_for(backlinks, penalty), 1);
   } else {
     slot->state = state;
   }
@@ -446,6 +455,22 @@ void Frontier::restart(Clock::time_point now) {
       schedule(h, now);
     }
   }
+}
+
+void Frontier::count_queued(int priority, int delta) {
+  const auto p = static_cast<std::size_t>(std::max(0, priority));
+  if (p >= queued_by_priority_.size()) queued_by_priority_.resize(p + 1, 0);
+  std::size_t& n = queued_by_priority_[p];
+  n = delta < 0 ? n - std::min<std::size_t>(n, static_cast<std::size_t>(-delta)) : n + static_cast<std::size_t>(delta);
+}
+
+std::optional<int> Frontier::nth_best_priority(std::size_t n) const {
+  std::size_t seen = 0;
+  for (std::size_t p = 0; p < queued_by_priority_.size(); ++p) {
+    seen += queued_by_priority_[p];
+    if (seen >= n && n > 0) return static_cast<int>(p);
+  }
+  return std::nullopt;
 }
 
 std::uint32_t Frontier::backlinks(std::string_view url) {

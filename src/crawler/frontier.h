@@ -30,6 +30,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -138,6 +139,11 @@ struct FrontierOptions {
   // -1: every ready host is served (throughput first).
   int priority_slack = -1;
   std::chrono::milliseconds lookahead{2000};
+  // With a priority slack: asked about a ready host's best entry (its
+  // priority) that the slack would hold back; true serves it now anyway (a
+  // free politeness slot filled with a link worth a page of the budget,
+  // crawl.cc). Empty: the slack alone decides.
+  std::function<bool(int priority)> worth_a_slot;
 };
 
 class Frontier {
@@ -180,6 +186,9 @@ class Frontier {
   void restart(Clock::time_point now);
 
   std::size_t queued() const { return queued_; }
+  // The priority of the n-th best queued entry (n >= 1), or nullopt when
+  // fewer than n are queued.
+  std::optional<int> nth_best_priority(std::size_t n) const;
   std::size_t seen() const { return seen_.size(); }
   std::size_t in_memory() const { return window_entries_ + pending_entries_; }
   bool empty() const { return queued_ == 0; }
@@ -232,6 +241,8 @@ class Frontier {
   std::uint32_t next_seq_ = 1;
   std::uint64_t committed_job_ = 0;
   std::size_t queued_ = 0;
+  std::vector<std::size_t> queued_by_priority_;  // queued entries per priority value
+  void count_queued(int priority, int delta);
   std::size_t window_entries_ = 0;
   std::size_t pending_entries_ = 0;
 };

@@ -59,9 +59,10 @@ void HostQueue::on_dispatch(std::uint32_t id, Clock::time_point now) {
   h.next_allowed = std::max(h.next_allowed, now + gap(id));
 }
 
-void HostQueue::on_finish(std::uint32_t id) {
+void HostQueue::on_finish(std::uint32_t id, Clock::time_point answered) {
   HostState& h = hosts_[id];
   if (h.in_flight > 0) --h.in_flight;
+  h.next_allowed = std::max(h.next_allowed, answered + gap(id));
 }
 
 void HostQueue::defer(std::uint32_t id, Clock::time_point until) {

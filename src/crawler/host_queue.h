@@ -74,8 +74,15 @@ class HostQueue {
   // Whether the per-host URL bound still admits a new URL.
   bool admits_url(std::uint32_t id) const;
 
+  // Politeness holds at the server's clock: the next request to a host
+  // waits the gap after the previous one was dispatched AND after the
+  // server answered it (`answered` in on_finish: when its status line
+  // arrived, or when the transfer ended without a response). The first
+  // alone leaves the server a shorter gap whenever a request leaves late (a
+  // connection set up, a busy event loop) or the server reads it late; the
+  // second cannot: the server had read the request before it answered.
   void on_dispatch(std::uint32_t id, Clock::time_point now);
-  void on_finish(std::uint32_t id);
+  void on_finish(std::uint32_t id, Clock::time_point answered);
   // No request before `until` (Retry-After, back-off).
   void defer(std::uint32_t id, Clock::time_point until);
   void robots_fetching(std::uint32_t id) { hosts_[id].robots = RobotsState::Fetching; }

@@ -89,7 +89,7 @@ Status HostScope::allow_host(std::string_view pattern) {
 
 bool HostScope::allows(const CanonicalUrl& url) const {
   if (!restricted()) return true;
-  if (same_host_) {
+  {  // --same-host, or --allow-host, which adds hosts to the seeds' own
     const std::string a = url.authority();
     for (const auto& s : seed_authorities_)
       if (s == a) return true;

@@ -4,9 +4,9 @@
 //
 // Rules, each with the reason name the crawl loop logs:
 //
-// * "off-host" (HostScope): with --same-host, a URL must have the authority
-//   (host and non-default port, CanonicalUrl::authority()) of one of the
-//   seeds; every --allow-host pattern adds hosts: "example.pt" matches that
+// * "off-host" (HostScope): with --same-host or --allow-host, a URL must
+//   have the authority (host and non-default port, CanonicalUrl::authority())
+//   of one of the seeds; every --allow-host pattern adds hosts to these: "example.pt" matches that
 //   host on any port, "example.pt:8080" only that port, "*.example.pt" the
 //   host and all its subdomains. IDN patterns are converted to punycode. With
 //   neither option every host is in scope. Seeds are fetched regardless.

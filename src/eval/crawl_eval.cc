@@ -30,10 +30,15 @@ using temporal::Date;
 using temporal::DayNumber;
 using temporal::DayRange;
 
-Result<std::vector<std::string>> read_url_lines(const std::string& path) {
+// One URL per line; "URL<TAB>seconds" lines (crawl --order-out) also give
+// each line its crawling time in *seconds, which is left empty unless every
+// line has one.
+Result<std::vector<std::string>> read_url_lines(const std::string& path, std::vector<double>* seconds = nullptr) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Result<std::vector<std::string>>::Error("cannot open '" + path + "': " + std::strerror(errno));
   std::vector<std::string> out;
+  std::vector<double> times;
+  bool timed = true;
   std::string line;
   while (std::getline(in, line)) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
@@ -43,9 +48,18 @@ Result<std::vector<std::string>> read_url_lines(const std::string& path) {
     // Tolerate "URL<TAB>anything" lines.
     std::string url = line.substr(b);
     const std::size_t tab = url.find('\t');
-    if (tab != std::string::npos) url.resize(tab);
+    if (tab != std::string::npos) {
+      const std::string rest = url.substr(tab + 1);
+      char* end = nullptr;
+      const double t = std::strtod(rest.c_str(), &end);
+      if (end != rest.c_str() && std::isfinite(t) && t >= 0) times.push_back(t); else timed = false;
+      url.resize(tab);
+    } else {
+      timed = false;
+    }
     out.push_back(canonical_form(url));
   }
+  if (seconds != nullptr) *seconds = timed ? std::move(times) : std::vector<double>{};
   return out;
 }
 
@@ -94,14 +108,14 @@ std::vector<std::string> walk(const CrawlTruth& truth, const std::vector<std::st
   return fetched;
 }
 
+}  // namespace
+
 bool section_in_scope(const TruthSection& s, const DayRange& scope) {
   if (s.boilerplate || s.periods.empty()) return false;
   for (const auto& [a, b] : s.periods)
     if (a < scope.first || b > scope.last) return false;
   return true;
 }
-
-}  // namespace
 
 std::string canonical_form(const std::string& url) {
   auto c = crawler::CanonicalUrl::parse(url);
@@ -224,9 +238,11 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
   std::size_t longest = 0;
   std::set<std::string> names;
   for (std::size_t i = 0; i < o.order_paths.size(); ++i) {
-    auto lines = read_url_lines(o.order_paths[i]);
+    std::vector<double> seconds;
+    auto lines = read_url_lines(o.order_paths[i], &seconds);
     if (!lines) return lines.status();
     RunCurve run;
+    run.seconds = std::move(seconds);
     run.name = i < o.names.size() && !o.names[i].empty() ? o.names[i]
                                                           : std::filesystem::path(o.order_paths[i]).stem().string();
     if (!names.insert(run.name).second) run.name += "-" + std::to_string(i + 1);
@@ -241,8 +257,29 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
     oracle.oracle = true;
     oracle.lines = walk(*truth, e.seeds, std::max<std::size_t>(longest, 1),
                         [&](const TruthSection& s) { return section_in_scope(s, e.days); });
+    // On the time axis, as long as the longest timed run.
+    double horizon = 0;
+    for (const RunCurve& r : e.runs)
+      if (!r.seconds.empty()) horizon = std::max(horizon, *std::max_element(r.seconds.begin(), r.seconds.end()));
+    if (horizon > 0) {
+      std::vector<std::string> urls;
+      std::vector<double> seconds;
+      for (auto& [url, t] : oracle_timeline(*truth, e.seeds, e.days, horizon, sample_web_gaps(o.truth_path, o.delay_ms))) {
+        urls.push_back(std::move(url));
+        seconds.push_back(t);
+      }
+      oracle.time = time_curve(*truth, e.days, urls, seconds);
+    }
     e.runs.push_back(std::move(oracle));
   }
+  for (RunCurve& run : e.runs)
+    if (!run.oracle) run.time = time_curve(*truth, e.days, run.lines, run.seconds);
+  // Time cut-offs: 30 s, 1, 2, 5, 10, 20, 30 min, 1, 2, 5, 10, 20 h… up to the longest timed run.
+  double longest_time = 0;
+  for (const RunCurve& r : e.runs)
+    if (!r.oracle && !r.time.empty()) longest_time = std::max(longest_time, r.time.seconds.back());
+  for (double t : {30.0, 60.0, 120.0, 300.0, 600.0, 1200.0, 1800.0, 3600.0, 7200.0, 18000.0, 36000.0, 72000.0})
+    if (t <= longest_time) e.time_cutoffs.push_back(t);
   for (RunCurve& run : e.runs) {
     std::set<std::string> seen;
     int relevant = 0;
@@ -387,7 +424,12 @@ std::string summary_markdown(const CrawlEvaluation& e) {
   std::ostringstream md;
   md << "# Crawl evaluation, scope " << e.scope << "\n\n";
   md << "- truth: " << e.truth_urls << " URLs, " << e.truth_relevant << " relevant pages that may be fetched\n";
-  md << "- seeds: " << e.seeds.size() << "; relevant pages reachable from them: " << e.reachable_relevant << "\n";
+  if (e.seeds.empty())
+    md << "- seeds: none (no seeds file; give --oracle-seeds FILE): no oracle run, and recall (reachable) is "
+          "measured against every relevant page of the web, "
+       << e.reachable_relevant << "\n";
+  else
+    md << "- seeds: " << e.seeds.size() << "; relevant pages reachable from them: " << e.reachable_relevant << "\n";
   md << "- relevant pages found by the runs together (union): " << e.union_relevant << "\n\n";
   md << "Precision = distinct relevant pages among the first n downloads / n. Recall (reachable) = the same count / "
         "relevant pages reachable from the seeds; recall (union) = / relevant pages found by any run, the oracle included.\n\n";
@@ -417,6 +459,27 @@ std::string summary_markdown(const CrawlEvaluation& e) {
   };
   for (std::size_t c : e.cutoffs) row(std::to_string(c), [&](const RunCurve& r) { return c <= r.pages() ? recall(r, c) : std::string("-"); });
   row("end", [&](const RunCurve& r) { return r.pages() ? recall(r, r.pages()) : std::string("-"); });
+  if (!e.time_cutoffs.empty()) {
+    md << "\n## Relevant pages by crawling time\n\n"
+          "Distinct relevant pages (and downloads) whose transfer started within t seconds of crawling (the order "
+          "files' second column). The oracle follows the same links as above, first found first, keeping every host "
+          "busy at the crawls' politeness (one request per host per delay, robots.txt Crawl-delay obeyed).\n\n| t |";
+    for (const RunCurve& r : e.runs)
+      if (!r.time.empty()) md << " " << r.name << " |";
+    md << "\n|---:|";
+    for (const RunCurve& r : e.runs)
+      if (!r.time.empty()) md << "---:|";
+    md << "\n";
+    for (double t : e.time_cutoffs) {
+      md << "| " << fmt(t, 0) << " s |";
+      for (const RunCurve& r : e.runs) {
+        if (r.time.empty()) continue;
+        if (!r.oracle && t > r.time.seconds.back()) md << " - |";
+        else md << " " << r.time.relevant_by(t) << " (" << r.time.pages_by(t) << ") |";
+      }
+      md << "\n";
+    }
+  }
   md << "\n## Where the irrelevant downloads came from\n\n"
         "Distinct pages that are not relevant, by the truth sections linking to them from pages of the same run. "
         "Those linked from an in-scope paragraph are what any crawl following in-scope links fetches; the others "

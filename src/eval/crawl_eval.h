@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct TruthPage {
   bool disallowed = false;
   std::vector<TruthSection> sections;
 };
+
+// Main text (not furniture) stating periods that all lie in the scope.
+bool section_in_scope(const TruthSection& s, const temporal::DayRange& scope);
 
 class CrawlTruth {
  public:
@@ -81,12 +85,26 @@ struct IrrelevantSources {
   int unlinked = 0;        // seeds, or linked from no page of the run
 };
 
+// Relevant pages against crawling time: after the i-th download in time
+// order (seconds[i], ascending), relevant[i] distinct relevant pages.
+struct TimeCurve {
+  std::vector<double> seconds;
+  std::vector<int> relevant;
+  bool empty() const { return seconds.empty(); }
+  // Downloads and relevant pages fetched by `t` seconds.
+  std::size_t pages_by(double t) const;
+  int relevant_by(double t) const;
+};
+
 struct RunCurve {
   std::string name;
   bool oracle = false;
   IrrelevantSources sources;
   std::vector<std::string> lines;  // canonical, as downloaded
+  std::vector<double> seconds;     // per line, the order file's second column (empty: none given)
   std::vector<int> relevant_at;    // distinct relevant pages among the first i+1 lines
+  // The oracle's: its timed walk (oracle_timeline); a run's: from `seconds`.
+  TimeCurve time;
   int relevant() const { return relevant_at.empty() ? 0 : relevant_at.back(); }
   std::size_t pages() const { return lines.size(); }
 };
@@ -106,6 +124,10 @@ struct EvalCrawlOptions {
   std::string seeds_path;          // empty: seeds-<scope>.txt beside the truth file, if present
   bool oracle = true;
   std::string db_path;             // optional crawl database (pages.relevant)
+  // The oracle's politeness on the time axis: the minimum gap between two
+  // requests to one host (the crawls' --delay-ms), raised by a host's
+  // robots.txt Crawl-delay when the sample web's files are beside the truth.
+  int delay_ms = 1000;
 };
 
 struct CrawlEvaluation {
@@ -118,12 +140,35 @@ struct CrawlEvaluation {
   int union_relevant = 0;       // … found by at least one of the runs (oracle included)
   std::vector<RunCurve> runs;   // the given runs, then the oracle
   std::vector<std::size_t> cutoffs;
+  std::vector<double> time_cutoffs;  // seconds: 30, 60, 120, 300, 600, 1200, 1800, 3600…
   std::vector<TaggerDisagreement> disagreements;
   std::string db_path;
   int db_pages_judged = 0;
 };
 
 Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& options);
+
+// The oracle on the time axis: the oracle's crawl (the links of truly
+// in-scope paragraphs, first discovered first) keeping every host busy at
+// the same politeness: robots.txt at time 0, then one request per host every
+// `gap` (a redirect hop costs a request; its target is queued on its own
+// host), a page's links usable at once. Downloads (URL, seconds) in time
+// order, up to `horizon` seconds.
+using HostGap = std::function<double(const std::string& canonical_url)>;
+std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& truth,
+                                                            const std::vector<std::string>& seeds,
+                                                            const temporal::DayRange& scope, double horizon,
+                                                            const HostGap& gap);
+// Seconds between two requests to the host of a URL: `delay_ms`, or the
+// Crawl-delay of the host's robots.txt in the sample web beside `truth_path`
+// (web.json, sites/NAME/files/robots.txt) when longer.
+HostGap sample_web_gaps(const std::string& truth_path, int delay_ms);
+// The time curve of downloads (canonical URL, seconds), in any order.
+TimeCurve time_curve(const CrawlTruth& truth, const temporal::DayRange& scope,
+                     const std::vector<std::string>& lines, const std::vector<double>& seconds);
+// Relevant pages by crawling time: run,seconds,pages,relevant at each time
+// cut-off a run reaches (runs with times only).
+std::string time_cutoffs_csv(const CrawlEvaluation& e);
 
 // Outputs. Precision/recall as fractions in CSV, percentages in Markdown.
 std::string cutoffs_csv(const CrawlEvaluation& e);

@@ -130,13 +130,13 @@ std::vector<SchemeMention> scheme_mentions(const temporal::TemporalExpression& e
       if (!e.in_timeml) break;
       if (e.endpoints.size() == 2) {
         for (const auto& p : e.endpoints)
-          out.push_back(SchemeMention{p.start, p.end, std::string(temporal::to_string(p.type)), p.value});
+          out.push_back(SchemeMention{p.start, p.end, std::string(temporal::to_string(p.type)), p.value, p.type});
       } else {
-        out.push_back(SchemeMention{e.start, e.end, std::string(temporal::to_string(e.type)), e.value});
+        out.push_back(SchemeMention{e.start, e.end, std::string(temporal::to_string(e.type)), e.value, e.type});
       }
       break;
     case GoldScheme::Harem:
-      if (e.in_harem) out.push_back(SchemeMention{e.harem_start, e.harem_end, harem_label(e), e.value});
+      if (e.in_harem) out.push_back(SchemeMention{e.harem_start, e.harem_end, harem_label(e), e.value, e.type});
       break;
     case GoldScheme::FirstHarem:
       if (!(e.in_harem || e.in_timeml)) break;
@@ -144,11 +144,11 @@ std::vector<SchemeMention> scheme_mentions(const temporal::TemporalExpression& e
         for (const auto& p : e.endpoints)
           if (p.name_end > p.name_start)
             out.push_back(SchemeMention{p.name_start, p.name_end,
-                                        p.type == temporal::TimexType::Time ? "HORA" : "DATA", p.value});
+                                        p.type == temporal::TimexType::Time ? "HORA" : "DATA", p.value, p.type});
       } else if (e.name_end > e.name_start) {
         out.push_back(SchemeMention{e.name_start, e.name_end,
                                     e.endpoints.size() == 2 ? std::string("PERIODO") : first_harem_label(e),
-                                    e.value});
+                                    e.value, e.type});
       }
       break;
   }

@@ -56,6 +56,9 @@ struct SchemeMention {
   std::size_t start = 0, end = 0;  // byte offsets into the analysed text
   std::string type;
   std::string value;
+  // The TimeML type of what the mention stands for (the expression, or the
+  // end of an interval), whatever the scheme.
+  temporal::TimexType timex = temporal::TimexType::Date;
 };
 // The mentions a system expression stands for under `scheme` (none when the
 // scheme does not annotate it, two for an interval split into its ends).

@@ -3,6 +3,7 @@
 // paragraphs of a content page, and the page assembled around its main part
 // with the truth of every block.
 #include "sampleweb/sample_web_generator.h"
+#include "sampleweb/sample_web_noise.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -83,7 +84,10 @@ std::vector<Block> Generator::furniture_bottom(int page) {
     aside.section.links.push_back(url(t));
   }
   const Date updated = Date::from_day_number(rng_.uniform(Date{2022, 1, 1}.day_number(), Date{2024, 12, 31}.day_number()));
-  aside.html += "</ul><p>" + temporal::xml_escape(fill(c_.site_text(site, "updated"), date_vars(updated))) + "</p></aside>";
+  aside.html += "</ul><p>" + temporal::xml_escape(fill(c_.site_text(site, "updated"), date_vars(updated))) + "</p>";
+  if (const std::string visits = noise_visits(c_, site, o_.seed, page); !visits.empty())
+    aside.html += "<p>" + temporal::xml_escape(visits) + "</p>";
+  aside.html += "</aside>";
   aside.section.periods.push_back(day_span(updated));
   out.push_back(aside);
 
@@ -102,7 +106,10 @@ std::vector<Block> Generator::furniture_bottom(int page) {
     footer.html += " | " + anchor(page, base(kPortal) + "/antigo", c_.site_text("portal", "tagline"));
     footer.section.links.push_back(base(kPortal) + "/antigo");
   }
-  footer.html += "</p></footer>";
+  footer.html += "</p>";
+  if (const std::string address = noise_address(c_, site, o_.seed, page); !address.empty())
+    footer.html += "<p>" + temporal::xml_escape(address) + "</p>";
+  footer.html += "</footer>";
   out.push_back(footer);
   return out;
 }

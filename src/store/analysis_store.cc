@@ -4,11 +4,16 @@ namespace cronista::store {
 
 namespace {
 
-constexpr int kSchemaVersion = 1;
+// 2: segments keep their text (segments.text), for `cronista export`.
+constexpr int kSchemaVersion = 2;
 
 // Offsets are byte offsets into the analysed text; text_size lets reports
 // compute relative positions (quartiles) without the text.
 constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS analysis_settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS documents (
   id INTEGER PRIMARY KEY,
   key TEXT NOT NULL UNIQUE,
@@ -43,7 +48,8 @@ CREATE TABLE IF NOT EXISTS segments (
   start INTEGER NOT NULL,
   end INTEGER NOT NULL,
   boilerplate INTEGER NOT NULL DEFAULT 0,
-  in_scope INTEGER        -- NULL when no period applies
+  in_scope INTEGER,       -- NULL when no period applies
+  text TEXT               -- the segment's text; NULL in databases of schema version 1
 );
 CREATE INDEX IF NOT EXISTS segments_doc ON segments(doc_id);
 CREATE TABLE IF NOT EXISTS chronons (
@@ -90,9 +96,42 @@ Status AnalysisStore::ensure_schema(Database& db) {
   if (v > kSchemaVersion)
     return Status::Error("database '" + db.path() + "' has schema version " + std::to_string(v) +
                          ", newer than this cronista understands (" + std::to_string(kSchemaVersion) + ")");
+  if (v == 1) {
+    // Version 1 kept no segment text: add the column (NULL for the rows there).
+    if (Status s = db.exec("ALTER TABLE segments ADD COLUMN text TEXT"); !s.ok())
+      return Status::Error("database '" + db.path() + "': " + s.message());
+  }
   if (Status s = db.exec(kSchema); !s.ok()) return Status::Error("database '" + db.path() + "': " + s.message());
   if (v < kSchemaVersion) return db.set_user_version(kSchemaVersion);
   return Status::Ok();
+}
+
+Result<std::optional<temporal::Genre>> AnalysisStore::genre(Database& db) {
+  auto get = db.prepare("SELECT value FROM analysis_settings WHERE key = 'genre'");
+  if (!get.ok()) return get.status();
+  if (!get->step()) {
+    if (!get->status().ok()) return get->status();
+    return std::optional<temporal::Genre>();
+  }
+  const std::string name = get->column_text(0);
+  auto g = temporal::parse_genre(name);
+  if (!g) return Status::Error("database '" + db.path() + "' records an unknown genre '" + name + "'");
+  return std::optional<temporal::Genre>(*g);
+}
+
+Status AnalysisStore::record_genre(Database& db, temporal::Genre genre) {
+  auto stored = AnalysisStore::genre(db);
+  if (!stored.ok()) return stored.status();
+  if (*stored) {
+    if (**stored == genre) return Status::Ok();
+    return Status::Error("database '" + db.path() + "' was tagged with --genre " +
+                         std::string(temporal::to_string(**stored)) + ", not " +
+                         std::string(temporal::to_string(genre)) + ": give the same genre, or another --db");
+  }
+  auto put = db.prepare("INSERT INTO analysis_settings(key, value) VALUES ('genre', ?)");
+  if (!put.ok()) return put.status();
+  put->bind(1, temporal::to_string(genre));
+  return put->run();
 }
 
 Result<bool> AnalysisStore::has_document(Database& db, const std::string& key) {
@@ -150,7 +189,7 @@ Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, 
   std::vector<std::int64_t> segment_ids;
   if (a.segments) {
     auto seg = db.cached(
-        "INSERT INTO segments(doc_id, ordinal, start, end, boilerplate, in_scope) VALUES (?,?,?,?,?,?)");
+        "INSERT INTO segments(doc_id, ordinal, start, end, boilerplate, in_scope, text) VALUES (?,?,?,?,?,?,?)");
     auto chr = db.cached(
         "INSERT INTO chronons(segment_id, doc_id, value, granularity, first_day, last_day) VALUES (?,?,?,?,?,?)");
     if (!seg.ok()) return seg.status();
@@ -160,6 +199,10 @@ Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, 
       (*seg)->bind(1, doc_id).bind(2, static_cast<std::int64_t>(i)).bind(3, static_cast<std::int64_t>(s.start))
           .bind(4, static_cast<std::int64_t>(s.end)).bind(5, s.boilerplate ? 1 : 0);
       if (i < a.segment_in_scope.size()) (*seg)->bind(6, a.segment_in_scope[i] ? 1 : 0); else (*seg)->bind_null(6);
+      if (a.doc && s.start <= s.end && s.end <= a.doc->text.size())
+        (*seg)->bind(7, std::string_view(a.doc->text).substr(s.start, s.end - s.start));
+      else
+        (*seg)->bind_null(7);
       if (Status st = (*seg)->run(); !st.ok()) return st;
       const std::int64_t seg_id = db.last_insert_id();
       segment_ids.push_back(seg_id);

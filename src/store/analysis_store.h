@@ -13,6 +13,7 @@
 #include "store/database.h"
 #include "temporal/document.h"
 #include "temporal/expression.h"
+#include "temporal/genre.h"
 #include "temporal/segmenter.h"
 #include "temporal/status.h"
 
@@ -52,6 +53,12 @@ class AnalysisStore {
  public:
   // Creates the analysis tables if missing; checks the schema version.
   static Status ensure_schema(Database& db);
+
+  // Records the genre the texts are tagged with (temporal/genre.h) on the
+  // first run; a later run with another genre is refused, so that one
+  // database never mixes two readings of the same words.
+  static Status record_genre(Database& db, temporal::Genre genre);
+  static Result<std::optional<temporal::Genre>> genre(Database& db);
 
   // Whether a document with this key is already stored (for resumable builds).
   static Result<bool> has_document(Database& db, const std::string& key);

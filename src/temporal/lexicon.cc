@@ -142,6 +142,11 @@ const std::vector<std::string>& Lexicon::phrases(std::string_view cls) const {
   return it == classes_.end() ? kNone : it->second;
 }
 
+const std::string* Lexicon::regex_source(std::string_view name) const {
+  auto r = regexes_.find(std::string(name));
+  return r == regexes_.end() ? nullptr : &r->second;
+}
+
 bool Lexicon::has_tag(std::string_view name) const {
   std::string n(name);
   return classes_.count(n) > 0 || regexes_.count(n) > 0;

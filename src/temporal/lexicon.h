@@ -43,6 +43,9 @@ class Lexicon {
   const std::vector<std::string>& phrases(std::string_view cls) const;
   bool has_tag(std::string_view name) const;
   std::vector<std::string> tag_names() const;
+  // The regular expression of a shape tag (@regex), as written, tags
+  // unexpanded; nullptr for a word class or an unknown name.
+  const std::string* regex_source(std::string_view name) const;
 
   // Replaces every tag_NAME of a pattern by its regular expression, and each
   // single space outside a character class by " +" (folded text may hold runs

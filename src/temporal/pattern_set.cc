@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace cronista::temporal {
 
@@ -235,8 +236,9 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
       return R::Error(p.source + ": unless-next names unknown class '" + p.unless_next + "'");
     auto rx = lexicon.expand(p.regex);
     if (!rx.ok()) return R::Error(p.source + ": " + rx.status().message());
-    RE2 check(*rx, opt);
-    if (!check.ok()) return R::Error(p.source + ": bad regex: " + check.error());
+    // Each regex is checked when it joins the set below (RE2::Set::Add
+    // parses it and names the error): compiling each alone as well cost a
+    // fifth of the start-up.
     if (i) combined.push_back('|');
     combined += "(?:" + *rx + ")";
     expanded.push_back(std::move(*rx));
@@ -306,7 +308,10 @@ bool is_context_class(std::string_view c) {
                                                   "PAST_SUFFIX", "NEG_BEFORE", "NEG_AFTER", "AGE_BEFORE",
                                                   "AGE_AFTER", "NOT_AFTER_ADVERB", "ENDING_WORD", "NEG_BEFORE_NUMBER", "ABBREVIATION",
                                                   "DIRECTION_FUTURE", "DIRECTION_PAST", "TOWN_FEAST",
-                                                  "PLACE_PREPOSITION"};
+                                                  "PLACE_PREPOSITION", "STREET", "NAME_CONNECTOR",
+                                                  "PHONE_LABEL", "YEAR_PREPOSITION", "WEEKDAY_FOLLOWER",
+                                                  "VERB_PLURAL_SUFFIX", "OFFSET_PREPOSITION",
+                                                  "CLOCK_PREPOSITION"};
   for (auto g : kContext)
     if (c == g) return true;
   return false;
@@ -356,13 +361,45 @@ void for_each_word(std::string_view s, bool regex, F&& f) {
 
 }  // namespace
 
+namespace {
+
+// The NAMEs of the tag_NAME references in a regex source.
+template <typename F>
+void for_each_tag(std::string_view s, F&& f) {
+  for (std::size_t i = s.find("tag_"); i != std::string_view::npos; i = s.find("tag_", i)) {
+    i += 4;
+    std::size_t j = i;
+    while (j < s.size() && (std::isupper(static_cast<unsigned char>(s[j])) || s[j] == '_' ||
+                            std::isdigit(static_cast<unsigned char>(s[j]))))
+      ++j;
+    f(s.substr(i, j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
 void PatternSet::index_words(const Lexicon& lexicon) {
+  // The classes the patterns use, directly or through shape tags: only
+  // their words can be part of a match (besides the patterns' literal
+  // words); the others are read as context (EVENT_LINK "que", "de").
+  std::unordered_set<std::string> used;
+  std::vector<std::string> todo;
+  auto use = [&](std::string_view name) {
+    if (used.insert(std::string(name)).second) todo.emplace_back(name);
+  };
+  for (const Pattern& p : patterns_) for_each_tag(p.regex, use);
+  while (!todo.empty()) {
+    const std::string name = std::move(todo.back());
+    todo.pop_back();
+    if (const std::string* rx = lexicon.regex_source(name)) for_each_tag(*rx, use);
+  }
   // Words of the lexicon's classes are markers (an expression must hold
   // one: a month, a unit, "hoje"…), except the grammatical glue
   // (prepositions, articles, interval connectors); context-only classes are
   // left out. The literal words of the patterns are markers too, unless glue.
   for (const std::string& cls : lexicon.tag_names()) {
-    if (is_context_class(cls)) continue;
+    if (is_context_class(cls) || (!is_glue_class(cls) && used.count(cls) == 0)) continue;
     const unsigned char kind = is_glue_class(cls) ? kGlue : kMarker;
     for (const std::string& phrase : lexicon.phrases(cls))
       for_each_word(phrase, false, [&](std::string_view w) { words_[std::string(w)] |= kind; });
@@ -373,6 +410,18 @@ void PatternSet::index_words(const Lexicon& lexicon) {
       if (it != words_.end() && it->second != 0) return;
       words_[std::string(w)] |= kMarker;
     });
+  }
+  // A word of the glue classes is glue only, even where a marker phrase
+  // holds it ("de" in "de manhã", "a" in "a partir de"): an expression that
+  // opens with it is tried from the marker after it, glue included, and the
+  // commonest words of the language ("a", "de", "o") no longer each cost a
+  // match attempt. Unless the word alone is an expression ("depois").
+  std::vector<int> alone;
+  for (auto& [word, kind] : words_) {
+    if (!(kind & kGlue)) continue;
+    kind = kGlue;
+    set_->Match(word, &alone);
+    if (!alone.empty()) kind |= kMarker;
   }
   prefixes_.assign(1 << 16, false);
   for (const auto& [w, kind] : words_)
@@ -391,10 +440,23 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
   std::size_t glue_start[kGlueBack];
   std::size_t glue_len = 0;
   std::size_t last_end = from;
-  std::size_t i = from;
   const std::size_t n = text.size();
+  // The length of the character at text[k] when it separates words, as
+  // is_word_char_at() reads quotes: ASCII punctuation and spaces, « and »,
+  // and the general punctuation (quotes, dashes, ellipsis: U+2000…); 0 for
+  // a word character. So "Natal»" and "“Agora" are words we know.
+  auto separator = [&text, n](std::size_t k) -> std::size_t {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c < 0x80) return word_byte(c) ? 0 : 1;
+    if (c == 0xC2 && k + 1 < n) {
+      const auto d = static_cast<unsigned char>(text[k + 1]);
+      return d == 0xAB || d == 0xBB ? 2 : 0;  // « »; other signs ("©2001") stay glued
+    }
+    return c == 0xE2 && k + 2 < n ? 3 : 0;
+  };
+  std::size_t i = from;
   while (i < n) {
-    while (i < n && !word_byte(static_cast<unsigned char>(text[i]))) ++i;
+    for (std::size_t len; i < n && (len = separator(i)) > 0;) i += len;
     if (i >= n) break;
     // Sentence punctuation since the previous word ends the glue run.
     for (std::size_t k = last_end; k < i && glue_len > 0; ++k) {
@@ -404,7 +466,7 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
     }
     std::size_t j = i;
     bool digit = false;
-    while (j < n && word_byte(static_cast<unsigned char>(text[j]))) {
+    while (j < n && separator(j) == 0) {
       digit |= text[j] >= '0' && text[j] <= '9';
       ++j;
     }

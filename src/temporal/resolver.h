@@ -18,6 +18,7 @@
 
 #include "temporal/chronon.h"
 #include "temporal/expression.h"
+#include "temporal/genre.h"
 #include "temporal/lexicon.h"
 #include "temporal/pattern_set.h"
 
@@ -43,9 +44,11 @@ struct ResolveContext {
   std::size_t start = 0, end = 0;
   bool duration_cue = false;     // a DURATION_CUE word right before ("vive há três anos")
   bool que_after = false;        // "há três anos que…" opening a clause
+  bool offset_in = false;        // an OFFSET_PREPOSITION right before ("chega em meia hora")
   // +1 when the words before point forward ("até maio"), -1 backward
   // ("desde janeiro", "findo a 31 de março"), 0 otherwise.
   int direction = 0;
+  Genre genre = Genre::News;
 };
 
 // One end of an interval, as the resolver reads it: byte offsets into the
@@ -94,6 +97,10 @@ class Resolver {
 
  private:
   Resolution resolve_tokens(const std::vector<Token>& tokens, const Pattern& pattern, const ResolveContext& ctx) const;
+  // An interval's two ends resolved apart (resolver_intervals.cc); nothing
+  // when the span has no range connector to cut at.
+  std::optional<Resolution> resolve_interval(const std::vector<Token>& tokens, const Pattern& pattern,
+                                             const ResolveContext& ctx) const;
   const Lexicon* lex_;
 };
 

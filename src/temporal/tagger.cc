@@ -11,9 +11,11 @@
 #include <algorithm>
 
 #include "temporal/lexicon.h"
+#include "temporal/numeric_noise.h"
 #include "temporal/pattern_set.h"
 #include "temporal/resolver.h"
 #include "temporal/text_fold.h"
+#include "temporal/weekday_sense.h"
 
 namespace cronista::temporal {
 
@@ -50,10 +52,14 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class TaggerImpl final : public Tagger {
  public:
-  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns)
-      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_) {}
+  TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns, Genre genre)
+      : lex_(std::move(lex)), patterns_(std::move(patterns)), resolver_(&lex_), genre_(genre) {}
 
-  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override;
+  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct) const override {
+    return tag(text, dct, nullptr);
+  }
+  std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct,
+                                      TagState* state) const override;
 
  private:
   // Length of the PREPOSITION phrase (1–3 words) that starts at t[p], 0 if none.
@@ -92,6 +98,7 @@ class TaggerImpl final : public Tagger {
   Lexicon lex_;
   std::unique_ptr<PatternSet> patterns_;
   Resolver resolver_;
+  Genre genre_;
 };
 
 std::size_t TaggerImpl::preposition_at(std::string_view t, std::size_t p, std::size_t limit) const {
@@ -379,17 +386,33 @@ bool TaggerImpl::is_age(std::string_view t, std::size_t harem_start, std::size_t
   return false;
 }
 
-std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct) const {
+namespace {
+
+std::optional<Anchor> to_anchor(const std::optional<TagState::Point>& p) {
+  if (!p) return std::nullopt;
+  return Anchor{p->year, p->month, p->day, p->quarter};
+}
+
+std::optional<TagState::Point> to_point(const std::optional<Anchor>& a) {
+  if (!a) return std::nullopt;
+  return TagState::Point{a->year, a->month, a->day, a->quarter};
+}
+
+}  // namespace
+
+std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct,
+                                                TagState* state) const {
   std::vector<TemporalExpression> out;
   // One space on each side gives the first and last word a boundary; folded
-  // offsets are text offsets + 1.
-  std::string folded;
-  folded.reserve(text.size() + 2);
-  folded.push_back(' ');
-  folded.append(fold_text(text));
-  folded.push_back(' ');
+  // offsets are text offsets + 1. Folded in place: no second copy of the text.
+  std::string folded(text.size() + 2, ' ');
+  fold_text(text, folded.data() + 1);
   const std::string_view t = folded;
   std::optional<Anchor> anchor, quarter;
+  if (state != nullptr) {
+    anchor = to_anchor(state->anchor);
+    quarter = to_anchor(state->quarter);
+  }
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -474,6 +497,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         }
       }
       if (is_counted_quantity(t, start, end)) continue;
+      if (is_numeric_noise(lex_, text, t, start, end)) continue;
+      if (!weekday_sense(lex_, text, t, start, end)) continue;
       if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
         // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
         std::size_t last = end;
@@ -496,12 +521,24 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
-    ctx.dct = dct;
+    ctx.dct = genre_ == Genre::Scientific ? std::nullopt : dct;
+    ctx.genre = genre_;
     ctx.anchor = anchor;
     ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
+      ctx.offset_in = in_class_word(t, before, "OFFSET_PREPOSITION");
+      if (auto two = before ? word_before(t, before->start) : std::nullopt; two && !ctx.offset_in)
+        ctx.offset_in = lex_.in_class(t.substr(two->start, before->end - two->start), "OFFSET_PREPOSITION");
+      // "mora aqui há cinco anos", "vive em Lisboa há cinco anos": the cue a
+      // few words back, in the same clause.
+      for (int k = 0; k < 3 && !ctx.duration_cue && before && in_class_word(t, word_after(t, start), "AGO"); ++k) {
+        if (t[before->end - 1] == '.') break;  // the sentence before
+        before = word_before(t, before->start);
+        if (before && t[before->end - 1] == '.') break;
+        ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
+      }
       auto after = word_after(t, end);
       // "Há três anos que…" opening a clause is a duration.
       std::size_t p = harem_start;
@@ -652,6 +689,10 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     out.push_back(std::move(e));
   }
+  if (state != nullptr) {
+    state->anchor = to_point(anchor);
+    state->quarter = to_point(quarter);
+  }
   return out;
 }
 
@@ -669,7 +710,7 @@ Result<std::unique_ptr<Tagger>> Tagger::load(const TaggerOptions& options) {
   }
   auto set = PatternSet::load(files, *lex, optional_missing);
   if (!set.ok()) return set.status();
-  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set));
+  std::unique_ptr<Tagger> t = std::make_unique<TaggerImpl>(std::move(*lex), std::move(*set), options.genre);
   return t;
 }
 

@@ -15,6 +15,7 @@
 
 #include "temporal/chronon.h"
 #include "temporal/expression.h"
+#include "temporal/genre.h"
 #include "temporal/status.h"
 
 namespace cronista::temporal {
@@ -25,11 +26,26 @@ struct TaggerOptions {
   // Pattern files to load, in order (later files layer over earlier ones).
   // Empty: <home>/patterns/pt.patterns and <home>/patterns/pt.manual.patterns.
   std::vector<std::string> pattern_files;
+  // How expressions without tense or explicit anchor resolve (genre.h).
+  Genre genre = Genre::News;
 };
 
 // The folder the program finds resources/ and patterns/ in: $CRONISTA_HOME if
 // set, else the source tree the program was built from.
 std::string default_home();
+
+// What tagging leaves for the text that follows: the last date and the last
+// quarter mentioned (-1 = a part not known), which anaphoric expressions
+// ("no ano seguinte", "o trimestre") refer to. A long text tagged in pieces,
+// one TagState passed from each piece to the next, resolves as it would
+// whole (as long as no expression spans two pieces).
+struct TagState {
+  struct Point {
+    int year = -1, month = -1, day = -1, quarter = -1;
+  };
+  std::optional<Point> anchor;
+  std::optional<Point> quarter;
+};
 
 class Tagger {
  public:
@@ -45,6 +61,12 @@ class Tagger {
   // come sorted by start and never overlap.
   virtual std::vector<TemporalExpression> tag(std::string_view text,
                                               const std::optional<Date>& dct) const = 0;
+  // The same, starting from and updating `state` (may be null). A tagger
+  // that keeps no state between expressions may leave this as it is.
+  virtual std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct,
+                                              TagState* /*state*/) const {
+    return tag(text, dct);
+  }
 };
 
 }  // namespace cronista::temporal

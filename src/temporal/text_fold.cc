@@ -41,8 +41,11 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 
 void fold_text(std::string_view text, std::string* out) {
   out->resize(text.size());
+  fold_text(text, out->data());
+}
+
+void fold_text(std::string_view text, char* o) {
   const std::size_t n = text.size();
-  char* o = out->data();
   for (std::size_t i = 0; i < n; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
     if (c < 0x80) {

@@ -17,6 +17,8 @@ namespace cronista::temporal {
 
 // Writes the folded form of `text` into `out` (same size as text).
 void fold_text(std::string_view text, std::string* out);
+// The same into a buffer of at least text.size() bytes.
+void fold_text(std::string_view text, char* out);
 std::string fold_text(std::string_view text);
 
 // True when `text` is well-formed UTF-8 (no overlongs, no surrogates).

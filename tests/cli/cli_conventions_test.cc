@@ -1,13 +1,16 @@
 // The command-line conventions of contract.md, checked on the real binary.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "test_support.h"
 
 namespace cronista::testing {
 namespace {
 
-const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build", "report",
-                                            "eval-tagger", "eval-crawl", "eval-revisit", "sample-web"};
+const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build",
+                                            "report",      "export",     "replicas",     "eval-tagger", "eval-crawl",
+                                            "eval-revisit", "sample-web"};
 
 TEST(CliConventions, TopLevelHelpListsEveryCommandAndExitsZero) {
   ProcessResult r = run_cronista({"--help"});
@@ -28,6 +31,24 @@ TEST(CliConventions, EveryCommandHasHelpOnStdoutWithExitZero) {
     EXPECT_EQ(r.exit_code, 0) << c;
     EXPECT_NE(r.out.find("cronista " + c), std::string::npos) << c << ": " << r.out;
     EXPECT_TRUE(r.err.empty()) << c;
+  }
+}
+
+TEST(CliConventions, HelpShowsTheDefaults) {
+  for (const auto& [command, shown] : std::vector<std::pair<std::string, std::string>>{
+           {"crawl", "=1000"}, {"build", "=sentence"}, {"learn", "=2"}, {"report", "=md"}, {"export", "=jsonl"}}) {
+    ProcessResult r = run_cronista({command, "--help"});
+    EXPECT_NE(r.out.find(shown), std::string::npos) << command << ": " << r.out;
+  }
+}
+
+TEST(CliConventions, AMistypedOptionIsNamedAsUnknownWithTheNearestOne) {
+  for (const auto& [command, typo, meant] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"crawl", "--form", "--from"}, {"build", "--inptu", "--input"}, {"export", "--in-scop", "--in-scope"}}) {
+    ProcessResult r = run_cronista({command, typo, "x"});
+    EXPECT_EQ(r.exit_code, 2) << command;
+    EXPECT_NE(r.err.find("unknown option '" + typo + "' (did you mean " + meant + "?)"), std::string::npos)
+        << command << ": " << r.err;
   }
 }
 

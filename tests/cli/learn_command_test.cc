@@ -58,6 +58,21 @@ TEST(LearnCommand, ErrorsNameWhatIsWrong) {
   EXPECT_NE(res.err.find("sem-recursos"), std::string::npos) << res.err;
 }
 
+// A corpus too small for --min-frequency learns nothing: an error, and no
+// empty pattern file over the one that was there.
+TEST(LearnCommand, LearningNoPatternIsAnErrorAndWritesNothing) {
+  const cronista::testing::TempDir tmp;
+  cronista::testing::write_file(tmp / "pouco.txt", "No ano passado choveu.\n");
+  const auto out = tmp / "aprendido.patterns";
+  cronista::testing::write_file(out, "anterior\n");
+  const auto r = run_cronista({"learn", "--quiet", "--corpus", (tmp / "pouco.txt").string(), "--min-frequency",
+                               "50", "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("no pattern learned from 1 documents (nothing written)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--min-frequency"), std::string::npos) << r.err;
+  EXPECT_EQ(cronista::testing::read_file(out), "anterior\n");
+}
+
 // A damaged record does not stop a long read: broken JSONL lines are skipped
 // and named, invalid UTF-8 is replaced, and both are reported even with --quiet.
 TEST(LearnCommand, SkipsBrokenJsonlLinesAndRepairsInvalidUtf8) {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "../crawler/test_server.h"
 #include "test_support.h"
 
 namespace cronista::testing {
@@ -88,14 +89,19 @@ TEST(CliRobustness, ACorruptDatabaseIsNamedByBuildReportAndCrawl) {
 // A crawl database and a collection database are different things: neither
 // command writes into the other's, and the refused database is left as it was.
 TEST(CliRobustness, CrawlAndBuildRefuseEachOthersDatabase) {
+  TestServer server;
+  server.http().Get("/", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content("<html><body><p>Em 1942.</p></body></html>", "text/html; charset=utf-8");
+  });
+  server.start();
   TempDir tmp;
-  write_file(tmp / "seeds.txt", "http://127.0.0.1:1/\n");
+  write_file(tmp / "seeds.txt", server.url("/") + "\n");
   std::filesystem::create_directories(tmp / "textos");
   write_file(tmp / "textos" / "a.txt", "Em setembro de 1939 começou a guerra.\n");
   const std::string crawl_db = (tmp / "crawl.db").string(), build_db = (tmp / "build.db").string();
   const auto crawl = [&](const std::string& db, bool resume = false) {
     std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--seeds",
-                                     (tmp / "seeds.txt").string(), "--retries", "0", "--quiet", "--db", db};
+                                     (tmp / "seeds.txt").string(), "--delay-ms", "0", "--quiet", "--db", db};
     if (resume) args.push_back("--resume");
     return run_cronista(args);
   };

@@ -76,6 +76,24 @@ TEST(BuildCommand, BadUsageAndMissingInputAreReported) {
   EXPECT_EQ(count_lines(missing.err), 1);
 }
 
+// A build that reads no document (an empty file, the wrong --format)
+// fails and says what to check, instead of exiting 0 in silence.
+TEST(BuildCommand, ABuildThatReadsNothingFailsAndNamesTheFormat) {
+  TempDir tmp;
+  write_file(tmp / "vazio.jsonl", "");
+  auto empty = run_cronista(
+      {"build", "--input", (tmp / "vazio.jsonl").string(), "--format", "jsonl", "--db", (tmp / "a.db").string()});
+  EXPECT_EQ(empty.exit_code, 1) << empty.err;
+  EXPECT_NE(empty.err.find("read no document from '" + (tmp / "vazio.jsonl").string() + "' as --format jsonl"),
+            std::string::npos)
+      << empty.err;
+  write_file(tmp / "noticias.jsonl", "{\"id\": \"a\", \"text\": \"Em 1943 a cidade mudou.\"}\n");
+  auto wrong = run_cronista({"build", "--input", (tmp / "noticias.jsonl").string(), "--format", "wpt03", "--db",
+                             (tmp / "b.db").string()});
+  EXPECT_EQ(wrong.exit_code, 1) << wrong.err;
+  EXPECT_NE(wrong.err.find("check that --format matches the input"), std::string::npos) << wrong.err;
+}
+
 // A collection large enough that a build is still running when it is killed.
 std::string generated_collection(int n) {
   static const char* kSentences[] = {

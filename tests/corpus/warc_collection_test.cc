@@ -72,6 +72,27 @@ TEST(WarcCollection, ReadsTheHtmlResponsesOfAWarcWrittenByWarcWriter) {
   EXPECT_NE(docs[0].key, docs[1].key);
 }
 
+TEST(WarcCollection, RobotsTxtRecordsAreNoDocuments) {
+  testing::TempDir tmp;
+  const std::string path = (tmp / "c.warc.gz").string();
+  {
+    auto w = crawler::WarcWriter::open(path, "cronista-test");
+    ASSERT_TRUE(w.ok()) << w.status().message();
+    const std::string req = "GET /robots.txt HTTP/1.1\r\nHost: arquivo.exemplo.pt\r\n\r\n";
+    ASSERT_TRUE((*w)->write_exchange("http://arquivo.exemplo.pt/robots.txt", "2024-02-01T10:00:00Z", req,
+                                     "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n",
+                                     "User-agent: *\nDisallow: /1999/\n")
+                    .ok());
+    ASSERT_TRUE((*w)->write_exchange("http://arquivo.exemplo.pt/", "2024-02-01T10:00:01Z", req,
+                                     "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n", kPage)
+                    .ok());
+    ASSERT_TRUE((*w)->flush().ok());
+  }
+  auto docs = read_all(path);
+  ASSERT_EQ(docs.size(), 1u);
+  EXPECT_EQ(docs[0].url, "http://arquivo.exemplo.pt/");
+}
+
 // The whole archive decompressed (gzread reads every member in turn).
 std::string gunzip(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");

@@ -75,7 +75,9 @@ TEST(Crawl, AGeneralCrawlFollowsEveryLinkAndRecordsTheDownloadOrder) {
   const auto history = rows(o.db, "SELECT url FROM history ORDER BY seq");
   ASSERT_EQ(history.size(), 4u);
   EXPECT_EQ(history[0], site.url("/"));
-  EXPECT_EQ(lines(testing::read_file(o.order_out)), history);
+  std::vector<std::string> order;
+  for (const std::string& line : lines(testing::read_file(o.order_out))) order.push_back(line.substr(0, line.find('\t')));
+  EXPECT_EQ(order, history);
   // Every page once; robots.txt asked before anything else.
   EXPECT_EQ(site.server().paths().front(), "/robots.txt");
   for (const char* p : {"/", "/a", "/b", "/c"}) EXPECT_EQ(site.server().count(p), 1) << p;
@@ -102,6 +104,33 @@ TEST(Crawl, KeepsTheMinimumGapBetweenRequestsToOneHost) {
   const auto log = site.server().log();
   ASSERT_EQ(log.size(), 8u);
   expect_gaps(log, 150);
+}
+
+TEST(Crawl, TheOrderFileGivesEachDownloadTheCrawlingTimeWhenItWasFetched) {
+  Site site;
+  std::string links;
+  for (int i = 0; i < 4; ++i) links += "<a href=\"/p" + std::to_string(i) + "\">p</a> ";
+  site.page("/", html("<p>" + links + "</p>"));
+  for (int i = 0; i < 4; ++i) site.page("/p" + std::to_string(i), html("<p>Página.</p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.order_out = (tmp / "order.txt").string();
+  o.delay_ms = 150;
+  o.host_connections = 1;
+  crawl_ok(o);
+  const auto order = lines(testing::read_file(o.order_out));
+  ASSERT_EQ(order.size(), 5u);
+  // One host, one request every 150 ms at least, robots.txt first: the
+  // front page after 0.15 s, the k-th page after (k + 1) × 0.15 s.
+  std::vector<double> seconds;
+  for (const std::string& line : order) {
+    const std::size_t tab = line.find('\t');
+    ASSERT_NE(tab, std::string::npos) << line;
+    seconds.push_back(std::stod(line.substr(tab + 1)));
+  }
+  std::sort(seconds.begin(), seconds.end());
+  for (std::size_t k = 0; k < seconds.size(); ++k) EXPECT_GE(seconds[k], 0.15 * static_cast<double>(k + 1)) << k;
 }
 
 TEST(Crawl, ObeysRobotsTxtIncludingCrawlDelay) {
@@ -389,6 +418,7 @@ TEST(Crawl, WritesAWarcThatReadsBack) {
   int requests = 0;
   WarcRecord rec;
   while ((*reader)->next(&rec)) {
+    if (rec.header("WARC-Target-URI") == site.url("/robots.txt")) continue;  // see KeepsRobotsTxtInTheWarc
     if (rec.type == "request") ++requests;
     if (rec.type != "response") continue;
     auto http = parse_http_response(rec.block);
@@ -403,7 +433,38 @@ TEST(Crawl, WritesAWarcThatReadsBack) {
   const auto check = testing::run_warcio_check(o.warc, tmp);
   if (!check.missing.empty()) GTEST_SKIP() << check.missing;
   EXPECT_EQ(check.exit_code, 0) << check.output;
-  EXPECT_NE(check.output.find("\"response\":2"), std::string::npos) << check.output;
+  EXPECT_NE(check.output.find("\"response\":3"), std::string::npos) << check.output;  // with robots.txt
+}
+
+TEST(Crawl, KeepsRobotsTxtInTheWarc) {
+  const std::string robots = "User-agent: *\nDisallow: /privado/\n";
+  Site site;
+  SitePage rules;
+  rules.content_type = "text/plain";
+  rules.body = robots;
+  site.page("/robots.txt", rules);
+  site.page("/", html("<p>Em 1943 <a href=\"/privado/a\">a</a></p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.warc = (tmp / "crawl.warc.gz").string();
+  crawl_ok(o);
+  auto reader = WarcReader::open(o.warc);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  int robots_requests = 0, robots_responses = 0;
+  WarcRecord rec;
+  while ((*reader)->next(&rec)) {
+    if (rec.header("WARC-Target-URI") != site.url("/robots.txt")) continue;
+    if (rec.type == "request") ++robots_requests;
+    if (rec.type != "response") continue;
+    ++robots_responses;
+    auto http = parse_http_response(rec.block);
+    ASSERT_TRUE(http.ok()) << http.status().message();
+    EXPECT_EQ(http->status, 200);
+    EXPECT_EQ(http->body, robots);
+  }
+  EXPECT_EQ(robots_responses, 1);
+  EXPECT_EQ(robots_requests, 1);
 }
 
 }  // namespace

@@ -133,7 +133,7 @@ TEST(Frontier, AHostThatMustWaitDoesNotStallTheOthers) {
   f.hosts.on_dispatch(second->host, now);
   f.frontier.host_changed(second->host, now);
   EXPECT_FALSE(f.frontier.pop(now));  // lento.pt must wait a minute
-  f.hosts.on_finish(first->host);
+  f.hosts.on_finish(first->host, now);
   f.frontier.host_changed(first->host, now);
   EXPECT_FALSE(f.frontier.pop(now));
   EXPECT_GT(f.frontier.next_ready(), now + std::chrono::seconds(59));
@@ -173,7 +173,7 @@ struct TwoHosts {
     if (!e) return std::nullopt;
     f.hosts.on_dispatch(e->host, at);
     f.frontier.host_changed(e->host, at);
-    f.hosts.on_finish(e->host);
+    f.hosts.on_finish(e->host, at);
     f.frontier.finish(*e, UrlState::Done, &f.ops);
     f.frontier.host_changed(e->host, at);
     return e->url;

@@ -65,6 +65,16 @@ TEST(HostScope, SameHostPlusAllowHost) {
   EXPECT_FALSE(scope.allows(url("https://www.record.pt/")));
 }
 
+// --allow-host says "also crawl this host": the seeds' hosts stay in scope.
+TEST(HostScope, AllowHostAddsToTheSeedsHosts) {
+  HostScope scope;
+  scope.add_seed(url("https://www.publico.pt/"));
+  ASSERT_TRUE(scope.allow_host("arquivo.pt").ok());
+  EXPECT_TRUE(scope.allows(url("https://www.publico.pt/politica")));
+  EXPECT_TRUE(scope.allows(url("https://arquivo.pt/wayback")));
+  EXPECT_FALSE(scope.allows(url("https://www.record.pt/")));
+}
+
 TEST(HostScope, BadPatternsAreErrors) {
   HostScope scope;
   for (const char* bad : {"", "http://publico.pt", "publico.pt/politica", "exa mple.pt", "publico.pt:99999", "*."}) {

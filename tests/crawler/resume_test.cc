@@ -64,7 +64,7 @@ void expect_complete_crawl(const TempDir& tmp, Site& site, int max_repeats) {
   // The order file is the history, line for line.
   std::vector<std::string> order;
   std::istringstream in(testing::read_file(tmp / "order.txt"));
-  for (std::string line; std::getline(in, line);) order.push_back(line);
+  for (std::string line; std::getline(in, line);) order.push_back(line.substr(0, line.find('\t')));
   EXPECT_EQ(order, history);
   // Each page was requested once, except those in flight at the interruption.
   int repeats = 0;
@@ -95,7 +95,7 @@ TEST(CrawlCommand, ResumesAfterKillMinus9WithNothingLostOrRepeated) {
   args.push_back("--resume");
   auto r = testing::run_cronista(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("pages downloaded: " + std::to_string(kSitePages)), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("pages downloaded: " + std::to_string(kSitePages)), std::string::npos) << r.err;
   // In flight at the kill: at most --connections page transfers.
   expect_complete_crawl(tmp, site, 4);
   EXPECT_EQ(rows((tmp / "c.db").string(), "SELECT end_reason FROM runs ORDER BY id"),
@@ -152,12 +152,35 @@ TEST(CrawlCommand, StopsCleanlyOnSigtermAndResumes) {
   Child first = spawn_cronista(args, (tmp / "err1").string());
   wait_for_lines(tmp / "order.txt", 30);
   ::kill(first.pid, SIGTERM);
-  EXPECT_EQ(first.wait(), 0) << testing::read_file(tmp / "err1");
+  EXPECT_EQ(first.wait(), 128 + SIGTERM) << testing::read_file(tmp / "err1");
   EXPECT_EQ(scalar((tmp / "c.db").string(), "SELECT end_reason FROM runs"), "interrupted");
   args.push_back("--resume");
   auto r = testing::run_cronista(args);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   expect_complete_crawl(tmp, site, 4);
+}
+
+// Ctrl-C: exit 130 and the one command that continues the crawl, which needs
+// nothing but the database (the options are recorded in it).
+TEST(CrawlCommand, SigintExits130AndNamesTheResumeCommandThatNeedsOnlyTheDatabase) {
+  Site site;
+  build_site(site);
+  site.start();
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  Child first = spawn_cronista(crawl_args(tmp, site), (tmp / "err1").string());
+  wait_for_lines(tmp / "order.txt", 30);
+  ::kill(first.pid, SIGINT);
+  EXPECT_EQ(first.wait(), 128 + SIGINT);
+  const std::string err = testing::read_file(tmp / "err1");
+  const std::string command = "cronista crawl --resume --db " + db;
+  ASSERT_NE(err.find(command), std::string::npos) << err;
+  auto r = testing::run_cronista({"crawl", "--resume", "--db", db});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  expect_complete_crawl(tmp, site, 4);
+  // The mode and period came from the database, as did --order-out.
+  EXPECT_EQ(rows(db, "SELECT mode, period_from, period_to FROM runs ORDER BY id"),
+            (std::vector<std::string>{"general|1939|1945", "general|1939|1945"}));
 }
 
 TEST(CrawlCommand, StopsAtMaxPagesAndPrintsASummary) {
@@ -170,10 +193,14 @@ TEST(CrawlCommand, StopsAtMaxPagesAndPrintsASummary) {
   auto r = testing::run_cronista(args);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(count((tmp / "c.db").string(), "SELECT COUNT(*) FROM history"), 20);
-  EXPECT_NE(r.out.find("pages downloaded: 20"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("relevant pages:"), std::string::npos);
-  EXPECT_NE(r.out.find("pages/s:"), std::string::npos);
-  EXPECT_NE(r.out.find("in-scope share:"), std::string::npos);
+  // A human summary goes to stderr, as build's does; stdout stays empty.
+  EXPECT_NE(r.err.find("pages downloaded: 20"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("relevant pages:"), std::string::npos);
+  EXPECT_NE(r.err.find("pages/s:"), std::string::npos);
+  EXPECT_NE(r.err.find("in-scope share:"), std::string::npos);
+  EXPECT_NE(r.err.find("elapsed: "), std::string::npos);
+  EXPECT_NE(r.err.find("download order: " + (tmp / "order.txt").string()), std::string::npos);
+  EXPECT_EQ(r.out, "");
   EXPECT_EQ(lines_in(tmp / "order.txt"), 20);
 }
 

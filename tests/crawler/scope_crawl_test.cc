@@ -100,15 +100,64 @@ TEST(ScopeCrawl, LinksInPageFurnitureAroundDatedParagraphsAreNotFollowed) {
     EXPECT_EQ(site.server().count(p), 0) << p;
   EXPECT_EQ(rows(o.db, "SELECT target FROM links WHERE in_scope = 1 ORDER BY position"),
             (std::vector<std::string>{site.url("/africa"), site.url("/edicao-anterior")}));
-  // A dated footer line is in scope, but page furniture: its link is followed
-  // last (one connection: requests in dispatch order), with no backlink
-  // counted.
+}
+
+TEST(ScopeCrawl, ATemporalCrawlEndsWhenItsInScopeLinksAreSpent) {
+  Site site;
+  build_newspaper(site);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  // The dated footer line is in scope, but page furniture: its link is not
+  // an in-scope link, and once /africa is fetched nothing is left.
+  EXPECT_EQ(s->end_reason, "frontier-empty");
+  EXPECT_EQ(s->pages, 2);
+  EXPECT_EQ(site.server().count("/edicao-anterior"), 0);
+  EXPECT_EQ(scalar(o.db, "SELECT links_kept FROM pages WHERE url = '" + site.url("/") + "'"), "1");
+}
+
+TEST(ScopeCrawl, AskedToGoOnTheCrawlFollowsFurnitureLinksLast) {
+  Site site;
+  build_newspaper(site);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  o.host_connections = 1;
+  o.follow_furniture = true;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  // Followed last (one connection: requests in dispatch order), with no
+  // backlink counted.
   std::vector<std::string> pages;
   for (const std::string& p : site.server().paths())
     if (p != "/robots.txt") pages.push_back(p);
   EXPECT_EQ(pages, (std::vector<std::string>{"/", "/africa", "/edicao-anterior"}));
   EXPECT_EQ(rows(o.db, "SELECT url, backlinks FROM pages WHERE url <> '" + site.url("/") + "' ORDER BY url"),
             (std::vector<std::string>{site.url("/africa") + "|1", site.url("/edicao-anterior") + "|0"}));
+}
+
+TEST(ScopeCrawl, APageWhoseOnlyInScopeSegmentIsFurnitureIsNotRelevant) {
+  Site site;
+  // An article about 2015 whose footer carries the paper's address: the
+  // postal-code-like number and the edition date read as 1942.
+  site.page("/", html("<article><p>Em 2015 abriu ao público o novo museu da cidade, visitado por milhares de "
+                      "pessoas no primeiro mês.</p></article>"
+                      "<footer><p>Edição de 12 de maio de 1942. Rua do Século, 1942 Lisboa.</p></footer>",
+                      "Museu"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  o.temporal_mode = true;
+  auto s = run_crawl(o, nullptr);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  EXPECT_EQ(s->relevant, 0);
+  EXPECT_EQ(scalar(o.db, "SELECT relevant FROM pages WHERE url = '" + site.url("/") + "'"), "0");
+  // The footer segment itself is still judged in scope.
+  EXPECT_GE(s->segments_in_scope, 1);
 }
 
 TEST(ScopeCrawl, OfTwoParagraphsThreeDaysApartOnlyTheInScopeOneIsFollowed) {

@@ -214,7 +214,7 @@ TEST(Tls, FetchesOverHttp2AndTheCrawlStoresTheExchangesInAReadableWarc) {
     ASSERT_TRUE(http.ok()) << http.status().message() << "\n" << rec.block.substr(0, 200);
     EXPECT_EQ(http->status, 200);
   }
-  EXPECT_EQ(responses, 2);
+  EXPECT_EQ(responses, 3);  // the two pages and robots.txt
   const auto check = testing::run_warcio_check(warc, tmp);
   if (!check.missing.empty()) GTEST_SKIP() << check.missing;
   EXPECT_EQ(check.exit_code, 0) << check.output;

@@ -178,6 +178,20 @@ TEST_F(CrawlEvalTest, CommandWritesSummaryCsvAndSvg) {
   EXPECT_TRUE(fs::exists(dir_ / "out" / "cutoffs.csv"));
 }
 
+// Without a seeds file (none given, none beside the truth) the summary and a
+// warning say so and what to give, instead of "seeds: 0".
+TEST_F(CrawlEvalTest, MissingSeedsFileIsAWarningThatSaysWhatToGive) {
+  auto r = run_cronista({"eval-crawl", "--truth", (dir_ / "truth.jsonl").string(), "--scope", "1939-1945", "--order",
+                         (dir_ / "run1.txt").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("warning: no seeds file (looked for " + (dir_ / "seeds-1939-1945.txt").string() + ")"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--oracle-seeds FILE"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("- seeds: none (no seeds file; give --oracle-seeds FILE)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("- seeds: 0"), std::string::npos) << r.out;
+}
+
 TEST_F(CrawlEvalTest, BadInputsAreOneLineErrors) {
   auto missing = run_cronista({"eval-crawl", "--truth", (dir_ / "nope.jsonl").string(), "--scope", "1939-1945",
                                "--order", (dir_ / "run1.txt").string()});

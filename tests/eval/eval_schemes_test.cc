@@ -131,6 +131,14 @@ TEST(EvalTaggerCommand, SchemeOptionForcesTheSecondHaremReading) {
   EXPECT_NE(bad.err.find("--scheme"), std::string::npos) << bad.err;
 }
 
+TEST(EvalTaggerCommand, AnOnlyIdThatNamesNoDocumentIsABadUsage) {
+  auto run = testing::run_cronista({"eval-tagger", "--gold", sample("intervalos.tml"), "--only", "intervalo"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_NE(run.err.find("--only: no gold document has the id 'intervalo'"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("e.g. 'intervalos'"), std::string::npos) << run.err;
+  EXPECT_EQ(run.out, "");
+}
+
 TEST(EvalTaggerCommand, TimemlIntervalsAreScoredByTheirEnds) {
   auto run = testing::run_cronista({"eval-tagger", "--gold", sample("intervalos.tml")});
   ASSERT_EQ(run.exit_code, 0) << run.err;

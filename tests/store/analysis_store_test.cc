@@ -17,6 +17,54 @@ TEST(Database, OpeningSomethingThatIsNotADatabaseNamesTheFile) {
   EXPECT_NE(db.status().message().find("junk.db"), std::string::npos) << db.status().message();
 }
 
+TEST(AnalysisStore, RecordsTheGenreOnceAndRefusesAnotherOnALaterRun) {
+  testing::TempDir tmp;
+  const std::string path = (tmp / "g.db").string();
+  {
+    auto db = Database::open(path);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+    ASSERT_TRUE(AnalysisStore::record_genre(*db, temporal::Genre::Colloquial).ok());
+  }
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+  auto stored = AnalysisStore::genre(*db);
+  ASSERT_TRUE(stored.ok()) << stored.status().message();
+  EXPECT_EQ(*stored, temporal::Genre::Colloquial);
+  EXPECT_TRUE(AnalysisStore::record_genre(*db, temporal::Genre::Colloquial).ok());
+  const Status other = AnalysisStore::record_genre(*db, temporal::Genre::News);
+  ASSERT_FALSE(other.ok());
+  EXPECT_NE(other.message().find("--genre colloquial"), std::string::npos) << other.message();
+}
+
+// A database of schema version 1 (no segment text) gains the column, empty
+// for the rows already there, and stores the text of new segments.
+TEST(AnalysisStore, AVersion1DatabaseGainsSegmentText) {
+  testing::TempDir tmp;
+  const std::string path = (tmp / "v1.db").string();
+  auto db = Database::open(path);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(db->exec("CREATE TABLE segments (id INTEGER PRIMARY KEY, doc_id INTEGER NOT NULL, ordinal INTEGER NOT "
+                       "NULL, start INTEGER NOT NULL, end INTEGER NOT NULL, boilerplate INTEGER NOT NULL DEFAULT 0, "
+                       "in_scope INTEGER); INSERT INTO segments VALUES (1, 1, 0, 0, 5, 0, NULL); PRAGMA user_version=1")
+                  .ok());
+  ASSERT_TRUE(AnalysisStore::ensure_schema(*db).ok());
+  EXPECT_EQ(db->user_version(), 2);
+  auto doc = temporal::plain_text_document("Em 1943 choveu.");
+  std::vector<temporal::Segment> segs(1);
+  segs[0].start = 3;
+  segs[0].end = 7;
+  StoredAnalysis a{&doc, nullptr, &segs, {}, {}};
+  ASSERT_TRUE(AnalysisStore::put(*db, DocumentInfo{"d", "", "test", std::nullopt, "", "", 0}, a).ok());
+  auto st = db->prepare("SELECT coalesce(text, 'NULL') FROM segments ORDER BY id");
+  ASSERT_TRUE(st.ok());
+  ASSERT_TRUE(st->step());
+  EXPECT_EQ(st->column_text(0), "NULL");
+  ASSERT_TRUE(st->step());
+  EXPECT_EQ(st->column_text(0), "1943");
+}
+
 TEST(AnalysisStore, StoresADocumentWithItsSegmentsChrononsAndLinks) {
   testing::TempDir tmp;
   const std::string path = (tmp / "a.db").string();

@@ -122,7 +122,7 @@ TEST(IntervalOutput, Timex3MarksEachEndAndJsonKeepsOneExpression) {
   // The HAREM form keeps the interval as one entity.
   auto harem = testing::run_cronista({"tag", "--dct", "2009-03-02", "--format", "harem", data("intervalos.txt")});
   ASSERT_EQ(harem.exit_code, 0) << harem.err;
-  EXPECT_NE(harem.out.find("SUBTYPE=\"INTERVAL\">de abril a maio de 2009</EM>"), std::string::npos) << harem.out;
+  EXPECT_NE(harem.out.find("TIPO=\"TEMPO_CALEND\" SUBTIPO=\"INTERVALO\">de abril a maio de 2009</EM>"), std::string::npos) << harem.out;
 }
 
 TEST(IntervalOutput, HtmlEndpointsAreOffsetsIntoTheInput) {

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The whole `cronista tag` process against a whole chrono-node process on the
+# same ~24 MB of Portuguese, in the same run: start-up, reading, tagging and
+# writing the output all count.
+#
+# The text is every "text" of the raw corpus in ../shared/data/raw (or
+# $CRONISTA_SHARED_DATA/raw), joined by blank lines into one document, built
+# at run time into a temporary folder. cronista tags it as one document
+# (`cronista tag --format json --dct 2010-06-15 FILE > out.json`); chrono-node
+# (installed with npm into the temporary folder, removed at exit) parses it
+# line by line with chrono.pt.parse and writes its results as JSON lines.
+# Each program runs --runs times (default 3), alternately; the best run of
+# each is reported, in wall-clock seconds and in CPU seconds (user + system,
+# all threads: node's compiler and collector threads count too), as MB/s, and
+# the ratio cronista/chrono-node of both.
+#
+#   bench/tag_process_compare.sh [--runs N] [build-dir]      (default: build)
+set -euo pipefail
+
+runs=3
+build=""
+while (($#)); do
+  case "$1" in
+    --runs) runs="$2"; shift ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) build="$1" ;;
+  esac
+  shift
+done
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${build:-$here/build}"
+data="${CRONISTA_SHARED_DATA:-$here/../shared/data}"
+raw="$data/raw"
+[[ -d "$raw" ]] || { echo "tag_process_compare: no raw corpus in '$raw'" >&2; exit 1; }
+[[ -x "$build/cronista" ]] || { echo "tag_process_compare: '$build/cronista' not built (cmake --build $build --target cronista)" >&2; exit 1; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "tag_process_compare: node and npm are needed" >&2; exit 1; }
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+node - "$raw" > "$tmp/text.txt" <<'JS'
+const fs = require('fs'), path = require('path');
+const dir = process.argv[2];
+const texts = [];
+for (const f of fs.readdirSync(dir).filter(f => f.endsWith('.jsonl')).sort())
+  for (const line of fs.readFileSync(path.join(dir, f), 'utf8').split('\n'))
+    if (line.trim()) texts.push(JSON.parse(line).text || '');
+process.stdout.write(texts.join('\n\n') + '\n');
+JS
+bytes=$(wc -c < "$tmp/text.txt")
+echo "tag_process_compare: one document of $bytes bytes, $(wc -l < "$tmp/text.txt") lines" >&2
+
+echo "tag_process_compare: installing chrono-node with npm" >&2
+(cd "$tmp" && npm init -y >/dev/null 2>&1 && npm install --silent --no-audit --no-fund chrono-node >/dev/null 2>&1) \
+  || { echo "tag_process_compare: npm install chrono-node failed" >&2; exit 1; }
+cat > "$tmp/chrono_tag.js" <<'JS'
+// chrono-node as a command: the file in, one JSON line per expression out.
+const fs = require('fs');
+const chrono = require(process.argv[3]);
+const ref = new Date(2010, 5, 15);
+const out = [];
+for (const line of fs.readFileSync(process.argv[2], 'utf8').split('\n')) {
+  if (!line) continue;
+  for (const r of chrono.pt.parse(line, ref))
+    out.push(JSON.stringify({index: r.index, text: r.text, start: r.start.date(), end: r.end ? r.end.date() : null}));
+}
+process.stdout.write(out.join('\n') + (out.length ? '\n' : ''));
+JS
+
+# One run: "<wall seconds> <cpu seconds>" on stdout.
+measure() {
+  local out="$1"; shift
+  local t
+  t=$( { TIMEFORMAT='%R %U %S'; time "$@" > "$out" 2>"$tmp/err"; } 2>&1 ) \
+    || { echo "tag_process_compare: '$*' failed: $(cat "$tmp/err")" >&2; exit 1; }
+  awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<< "$t"
+}
+
+best() { sort -n -k"$1" | head -1 | awk -v k="$1" '{ print $k }'; }
+
+: > "$tmp/cronista.times"; : > "$tmp/chrono.times"
+for ((i = 0; i < runs; ++i)); do
+  measure "$tmp/cronista.json" "$build/cronista" tag --format json --dct 2010-06-15 "$tmp/text.txt" >> "$tmp/cronista.times"
+  measure "$tmp/chrono.jsonl" node "$tmp/chrono_tag.js" "$tmp/text.txt" "$tmp/node_modules/chrono-node" >> "$tmp/chrono.times"
+done
+found_cronista=$(node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(j.expressions.length)' "$tmp/cronista.json")
+found_chrono=$(wc -l < "$tmp/chrono.jsonl")
+
+report() {  # name wall cpu found
+  awk -v n="$1" -v w="$2" -v c="$3" -v b="$bytes" -v f="$4" \
+    'BEGIN { printf "%-10s %6.2f MB/s wall (%.2f s), %6.2f MB/s CPU (%.2f s), %d expressions\n", n, b / 1e6 / w, w, b / 1e6 / c, c, f }'
+}
+cw=$(best 1 < "$tmp/cronista.times"); cc=$(best 2 < "$tmp/cronista.times")
+nw=$(best 1 < "$tmp/chrono.times"); nc=$(best 2 < "$tmp/chrono.times")
+echo "whole processes, best of $runs, $((bytes / 1000000)) MB as one document:"
+report "cronista" "$cw" "$cc" "$found_cronista"
+report "chrono-pt" "$nw" "$nc" "$found_chrono"
+awk -v cw="$cw" -v cc="$cc" -v nw="$nw" -v nc="$nc" \
+  'BEGIN { printf "cronista / chrono-node: %.2fx wall, %.2fx CPU (target >= 3x)\n", nw / cw, nc / cc }'

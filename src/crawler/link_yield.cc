@@ -1,0 +1,32 @@
+// See link_yield.h.
+#include "crawler/link_yield.h"
+
+#include <algorithm>
+
+namespace cronista::crawler {
+
+void LinkYield::learn(int priority, bool relevant) {
+  const auto i = static_cast<std::size_t>(std::max(0, priority) / band_);
+  if (i >= bands_.size()) bands_.resize(i + 1);
+  ++bands_[i].fetched;
+  if (relevant) ++bands_[i].relevant;
+}
+
+const LinkYield::Band* LinkYield::find(int priority) const {
+  const auto i = static_cast<std::size_t>(std::max(0, priority) / band_);
+  return i < bands_.size() ? &bands_[i] : nullptr;
+}
+
+double LinkYield::estimate(int priority) const {
+  const Band* b = find(priority);
+  const double fetched = b ? static_cast<double>(b->fetched) : 0.0;
+  const double relevant = b ? static_cast<double>(b->relevant) : 0.0;
+  return (relevant + 1.0) / (fetched + 2.0);
+}
+
+std::int64_t LinkYield::fetched(int priority) const {
+  const Band* b = find(priority);
+  return b ? b->fetched : 0;
+}
+
+}  // namespace cronista::crawler

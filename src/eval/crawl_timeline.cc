@@ -1,0 +1,169 @@
+// Crawl evaluation on the time axis (crawl_eval.h): the oracle's timed walk,
+// time curves of the runs, the time cut-offs table.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "crawler/robots.h"
+#include "crawler/url.h"
+#include "eval/crawl_eval.h"
+
+namespace cronista::eval {
+
+namespace {
+
+std::string authority_of(const std::string& url) {
+  auto u = crawler::CanonicalUrl::parse(url);
+  return u.ok() ? u->authority() : std::string();
+}
+
+std::string fmt(double v, int decimals) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+}  // namespace
+
+std::size_t TimeCurve::pages_by(double t) const {
+  return static_cast<std::size_t>(std::upper_bound(seconds.begin(), seconds.end(), t) - seconds.begin());
+}
+
+int TimeCurve::relevant_by(double t) const {
+  const std::size_t n = pages_by(t);
+  return n == 0 ? 0 : relevant[n - 1];
+}
+
+std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& truth,
+                                                            const std::vector<std::string>& seeds,
+                                                            const temporal::DayRange& scope, double horizon,
+                                                            const HostGap& gap) {
+  struct Queued {
+    std::string url;
+    double found = 0;  // when its link was seen
+    std::size_t seq = 0;
+  };
+  struct Host {
+    std::deque<Queued> queue;
+    double gap = 1;
+    double free = 0;  // when politeness allows the next request
+  };
+  std::map<std::string, Host> hosts;
+  std::set<std::string> seen;
+  std::size_t seq = 0;
+  auto push = [&](const std::string& url, double found) {
+    if (!seen.insert(url).second) return;
+    const std::string a = authority_of(url);
+    auto [it, created] = hosts.try_emplace(a);
+    if (created) {
+      it->second.gap = gap(url);
+      it->second.free = it->second.gap;  // robots.txt first, at time 0
+    }
+    it->second.queue.push_back(Queued{url, found, seq++});
+  };
+  for (const std::string& s : seeds) push(s, 0);
+
+  std::vector<std::pair<std::string, double>> out;
+  for (;;) {
+    Host* best = nullptr;
+    double best_t = std::numeric_limits<double>::infinity();
+    std::size_t best_seq = 0;
+    for (auto& [a, h] : hosts) {
+      if (h.queue.empty()) continue;
+      const double t = std::max(h.free, h.queue.front().found);
+      if (t < best_t || (t == best_t && h.queue.front().seq < best_seq)) {
+        best = &h;
+        best_t = t;
+        best_seq = h.queue.front().seq;
+      }
+    }
+    if (best == nullptr || best_t > horizon) break;
+    const Queued q = best->queue.front();
+    best->queue.pop_front();
+    const TruthPage* p = truth.find(q.url);
+    if (p && p->disallowed) continue;  // robots.txt: never requested
+    best->free = best_t + best->gap;
+    if (p && !p->location.empty()) {  // a redirect hop: a request, not a download
+      push(p->location, best_t);
+      continue;
+    }
+    out.emplace_back(q.url, best_t);
+    if (!p || p->status != 200) continue;
+    for (const TruthSection& s : p->sections)
+      if (section_in_scope(s, scope))
+        for (const std::string& l : s.links) push(l, best_t);
+  }
+  return out;
+}
+
+HostGap sample_web_gaps(const std::string& truth_path, int delay_ms) {
+  const double base = std::max(0, delay_ms) / 1000.0;
+  std::map<std::string, double> by_authority;
+  const std::filesystem::path dir = std::filesystem::path(truth_path).parent_path();
+  std::ifstream in(dir / "web.json", std::ios::binary);
+  if (in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    const nlohmann::json web = nlohmann::json::parse(text.str(), nullptr, false);
+    if (web.is_object() && web.contains("hosts") && web["hosts"].is_array()) {
+      for (const auto& h : web["hosts"]) {
+        if (!h.is_object() || !h.contains("name") || !h["name"].is_string() || !h.contains("authority") ||
+            !h["authority"].is_string())
+          continue;
+        std::ifstream robots(dir / "sites" / h["name"].get<std::string>() / "files" / "robots.txt", std::ios::binary);
+        if (!robots) continue;
+        std::stringstream body;
+        body << robots.rdbuf();
+        const auto delay = crawler::RobotsRules::parse(body.str(), "cronista").crawl_delay();
+        if (delay) by_authority[h["authority"].get<std::string>()] = static_cast<double>(delay->count()) / 1000.0;
+      }
+    }
+  }
+  return [base, by_authority](const std::string& url) {
+    auto it = by_authority.find(authority_of(url));
+    return it == by_authority.end() ? base : std::max(base, it->second);
+  };
+}
+
+TimeCurve time_curve(const CrawlTruth& truth, const temporal::DayRange& scope, const std::vector<std::string>& lines,
+                     const std::vector<double>& seconds) {
+  TimeCurve c;
+  if (seconds.size() != lines.size() || lines.empty()) return c;
+  std::vector<std::size_t> order(lines.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return seconds[a] < seconds[b]; });
+  std::set<std::string> seen;
+  int relevant = 0;
+  for (std::size_t i : order) {
+    const std::string page = truth.resolve(lines[i]);
+    const TruthPage* p = truth.find(page);
+    if (seen.insert(page).second && p && !p->disallowed && truth.relevant(page, scope)) ++relevant;
+    c.seconds.push_back(seconds[i]);
+    c.relevant.push_back(relevant);
+  }
+  return c;
+}
+
+std::string time_cutoffs_csv(const CrawlEvaluation& e) {
+  std::string out = "run,seconds,pages,relevant\n";
+  for (const RunCurve& r : e.runs) {
+    if (r.time.empty()) continue;
+    for (double t : e.time_cutoffs) {
+      if (t > r.time.seconds.back() && !r.oracle) break;
+      out += r.name + "," + fmt(t, 0) + "," + std::to_string(r.time.pages_by(t)) + "," +
+             std::to_string(r.time.relevant_by(t)) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace cronista::eval

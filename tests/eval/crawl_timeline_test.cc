@@ -1,0 +1,124 @@
+// eval-crawl on the time axis: the oracle's timed walk keeping every host
+// busy at the politeness gap, the sample web's Crawl-delay, the time curves
+// of runs whose order files carry crawling times (worked out by hand).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "eval/crawl_eval.h"
+#include "test_support.h"
+
+namespace cronista::eval {
+namespace {
+
+using cronista::testing::TempDir;
+using cronista::testing::write_file;
+
+// Scope 1939-1945, seed a/s. s links a/a, a/r, b/1, b/2 from an in-scope
+// paragraph and a/n from its footer; a/r redirects to b/3; a/x is
+// disallowed. Relevant: s, a, b/1, b/3.
+const char* kTruth = R"({"url":"http://a.example/s","status":200,"sections":[{"periods":[["1940-01-01","1940-12-31"]],"links":["http://a.example/a","http://a.example/r","http://b.example/1","http://b.example/2","http://a.example/x"]},{"periods":[["1941-01-01","1941-12-31"]],"boilerplate":true,"links":["http://a.example/n"]}]}
+{"url":"http://a.example/a","status":200,"sections":[{"periods":[["1942-06-06","1942-06-06"]],"links":[]}]}
+{"url":"http://a.example/r","status":301,"location":"http://b.example/3"}
+{"url":"http://a.example/x","status":200,"disallowed":true,"sections":[{"periods":[["1941-01-01","1941-12-31"]],"links":[]}]}
+{"url":"http://a.example/n","status":200,"sections":[{"periods":[["1943-01-01","1943-12-31"]],"links":[]}]}
+{"url":"http://b.example/1","status":200,"sections":[{"periods":[["1944-01-01","1944-12-31"]],"links":[]}]}
+{"url":"http://b.example/2","status":200,"sections":[{"periods":[["1950-01-01","1950-12-31"]],"links":[]}]}
+{"url":"http://b.example/3","status":200,"sections":[{"periods":[["1945-01-01","1945-12-31"]],"links":[]}]}
+)";
+
+CrawlTruth load_truth(const TempDir& dir) {
+  write_file(dir / "truth.jsonl", kTruth);
+  auto t = CrawlTruth::load((dir / "truth.jsonl").string());
+  EXPECT_TRUE(t.ok()) << t.status().message();
+  return std::move(*t);
+}
+
+TEST(CrawlTimeline, TheOracleKeepsEveryHostBusyAtTheGap) {
+  TempDir dir;
+  const CrawlTruth truth = load_truth(dir);
+  const auto scope = *parse_scope("1939-1945");
+  // robots.txt at 0 on each host, then one request per host every 0.1 s:
+  // s at 0.1 finds a, r, b/1, b/2 (x is never asked, n is furniture); b/1
+  // at 0.1 (b's first slot), a at 0.2, b/2 at 0.2, the hop r at 0.3 finds
+  // b/3, b/3 at 0.3.
+  const auto t = oracle_timeline(truth, {"http://a.example/s"}, scope, 100, [](const std::string&) { return 0.1; });
+  const std::vector<std::pair<std::string, double>> expected{{"http://a.example/s", 0.1},
+                                                             {"http://b.example/1", 0.1},
+                                                             {"http://a.example/a", 0.2},
+                                                             {"http://b.example/2", 0.2},
+                                                             {"http://b.example/3", 0.3}};
+  ASSERT_EQ(t.size(), expected.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i].first, expected[i].first) << i;
+    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
+  }
+  // The horizon cuts it.
+  EXPECT_EQ(oracle_timeline(truth, {"http://a.example/s"}, scope, 0.15, [](const std::string&) { return 0.1; }).size(),
+            2u);
+}
+
+TEST(CrawlTimeline, ASampleWebHostsCrawlDelayWidensItsGap) {
+  TempDir dir;
+  write_file(dir / "truth.jsonl", kTruth);
+  write_file(dir / "web.json",
+             R"({"hosts":[{"name":"enc","authority":"a.example"},{"name":"portal","authority":"b.example"}]})");
+  std::filesystem::create_directories(dir / "sites" / "portal" / "files");
+  std::filesystem::create_directories(dir / "sites" / "enc" / "files");
+  write_file(dir / "sites" / "portal" / "files" / "robots.txt", "User-agent: *\nCrawl-delay: 1\nDisallow: /admin/\n");
+  write_file(dir / "sites" / "enc" / "files" / "robots.txt", "User-agent: *\nCrawl-delay: 0.05\n");
+  const HostGap gap = sample_web_gaps((dir / "truth.jsonl").string(), 100);
+  EXPECT_DOUBLE_EQ(gap("http://b.example/1"), 1.0);
+  EXPECT_DOUBLE_EQ(gap("http://a.example/s"), 0.1);  // the delay is the floor
+  EXPECT_DOUBLE_EQ(gap("http://c.example/"), 0.1);   // unknown host
+}
+
+TEST(CrawlTimeline, ARunsTimeCurveCountsRelevantPagesByTheTimeTheyWereFetched) {
+  TempDir dir;
+  const CrawlTruth truth = load_truth(dir);
+  const auto scope = *parse_scope("1939-1945");
+  // Lines in analysis order; times out of order. In time order: s 0.1
+  // (rel), b/2 0.3, r→b/3 0.5 (rel), a 0.9 (rel), s again 1.0.
+  const TimeCurve c = time_curve(truth, scope,
+                                 {"http://a.example/s", "http://a.example/a", "http://b.example/2",
+                                  "http://a.example/r", "http://a.example/s"},
+                                 {0.1, 0.9, 0.3, 0.5, 1.0});
+  EXPECT_EQ(c.seconds, (std::vector<double>{0.1, 0.3, 0.5, 0.9, 1.0}));
+  EXPECT_EQ(c.relevant, (std::vector<int>{1, 1, 2, 3, 3}));
+  EXPECT_EQ(c.relevant_by(0.05), 0);
+  EXPECT_EQ(c.relevant_by(0.5), 2);
+  EXPECT_EQ(c.pages_by(0.5), 3u);
+  EXPECT_EQ(c.relevant_by(10), 3);
+}
+
+TEST(CrawlTimeline, TimedOrderFilesGetTimeCutoffsAndUntimedOnesNone) {
+  TempDir dir;
+  write_file(dir / "truth.jsonl", kTruth);
+  write_file(dir / "seeds.txt", "http://a.example/s\n");
+  write_file(dir / "timed.txt", "http://a.example/s\t10.5\nhttp://b.example/1\t31\nhttp://a.example/a\t64.25\n");
+  write_file(dir / "plain.txt", "http://a.example/s\nhttp://b.example/1\n");
+  EvalCrawlOptions o;
+  o.truth_path = (dir / "truth.jsonl").string();
+  o.scope = "1939-1945";
+  o.order_paths = {(dir / "timed.txt").string(), (dir / "plain.txt").string()};
+  o.seeds_path = (dir / "seeds.txt").string();
+  o.delay_ms = 20000;  // one request per host every 20 s
+  auto e = evaluate_crawls(o);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  EXPECT_EQ(e->time_cutoffs, (std::vector<double>{30, 60}));
+  ASSERT_EQ(e->runs.size(), 3u);
+  EXPECT_EQ(e->runs[0].time.relevant_by(30), 1);
+  EXPECT_EQ(e->runs[0].time.relevant_by(60), 2);
+  EXPECT_TRUE(e->runs[1].time.empty());
+  // The oracle up to 64.25 s: s and b/1 at 20, a and b/2 at 40, the hop r
+  // and b/3 at 60.
+  EXPECT_EQ(e->runs[2].time.relevant_by(30), 2);
+  EXPECT_EQ(e->runs[2].time.pages_by(60), 5u);
+  EXPECT_EQ(time_cutoffs_csv(*e),
+            "run,seconds,pages,relevant\n"
+            "timed,30,1,1\ntimed,60,2,2\n"
+            "oracle,30,2,2\noracle,60,5,4\n");
+}
+
+}  // namespace
+}  // namespace cronista::eval
