@@ -27,7 +27,8 @@ int cmd_eval_crawl(int argc, char** argv) {
                  "the crawls' minimum gap per host, for the oracle on the time axis (default 1000)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--out", out,
-                 "folder for summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg (created if missing)");
+                 "folder for summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg, time-chart.svg (created if "
+                 "missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   o.oracle = !no_oracle;
   if (auto scope = eval::parse_scope(o.scope); !scope.ok())
@@ -46,14 +47,15 @@ int cmd_eval_crawl(int argc, char** argv) {
                                         {"cutoffs.csv", eval::cutoffs_csv(*e)},
                                         {"curves.csv", eval::curves_csv(*e)},
                                         {"time-cutoffs.csv", eval::time_cutoffs_csv(*e)},
-                                        {"chart.svg", eval::chart_svg(*e)}});
+                                        {"chart.svg", eval::chart_svg(*e)},
+                                        {"time-chart.svg", eval::time_chart_svg(*e)}});
         !st.ok())
       return fail("eval-crawl", st.message());
     if (!o.db_path.empty()) {
       if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());
     }
-    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg"
+    std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg, time-chart.svg"
               << (o.db_path.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-crawl", st.message());

@@ -6,6 +6,8 @@
 // filter on, after a cheap UTF-8 check that settles most pages.
 #include "crawler/charset.h"
 
+#include "crawler/ascii.h"
+
 #include <unicode/ucnv.h>
 #include <unicode/ucnv_cb.h>
 #include <unicode/ucsdet.h>
@@ -21,14 +23,6 @@ namespace {
 
 constexpr std::size_t kPrescanBytes = 4096;
 constexpr std::size_t kDetectBytes = 64 * 1024;
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'; }
 
@@ -169,7 +163,7 @@ constexpr LabelGroup kLabels[] = {
 };
 
 std::string resolve_known_label(std::string_view label) {
-  const std::string l = lower(trim(label));
+  const std::string l = ascii_lowered(trim(label));
   if (l.empty()) return {};
   for (const LabelGroup& g : kLabels) {
     std::string_view labels = g.labels;

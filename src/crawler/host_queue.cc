@@ -62,6 +62,7 @@ void HostQueue::on_dispatch(std::uint32_t id, Clock::time_point now) {
 void HostQueue::on_finish(std::uint32_t id, Clock::time_point answered) {
   HostState& h = hosts_[id];
   if (h.in_flight > 0) --h.in_flight;
+  h.last_answered = std::max(h.last_answered, answered);
   h.next_allowed = std::max(h.next_allowed, answered + gap(id));
 }
 
@@ -79,8 +80,10 @@ void HostQueue::set_robots(std::uint32_t id, RobotsRules rules, std::string outc
   h.robots_expires = now + ttl;
   auto delay = h.rules.crawl_delay().value_or(std::chrono::milliseconds(0));
   h.crawl_delay = std::min(delay, options_.max_crawl_delay);
-  // The gap may have grown: the next request waits for it.
-  h.next_allowed = std::max(h.next_allowed, h.last_dispatch + gap(id));
+  // The gap may have grown (a Crawl-delay): the next request waits for it,
+  // from the last dispatch and from the last answer (the robots.txt fetch
+  // itself has just been answered).
+  h.next_allowed = std::max(h.next_allowed, std::max(h.last_dispatch, h.last_answered) + gap(id));
 }
 
 }  // namespace cronista::crawler

@@ -44,6 +44,7 @@ struct HostState {
   Clock::time_point robots_expires{};
   Clock::time_point next_allowed{};
   Clock::time_point last_dispatch{};
+  Clock::time_point last_answered{};  // when the server last answered (its status line)
   std::chrono::milliseconds crawl_delay{0};
   int in_flight = 0;
   int robots_failures = 0;  // consecutive failed robots.txt fetches

@@ -4,20 +4,14 @@
 // per pattern.
 #include "crawler/link_filters.h"
 
+#include "crawler/ascii.h"
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
 
 namespace cronista::crawler {
 namespace {
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = ascii_lower(c);
-  return out;
-}
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -127,7 +121,7 @@ bool surely_not_html(std::string_view path) {
   const std::string_view last = slash == std::string_view::npos ? path : path.substr(slash + 1);
   const std::size_t dot = last.rfind('.');
   if (dot == std::string_view::npos || dot + 1 >= last.size() || last.size() - dot - 1 > 8) return false;
-  const std::string ext = lower(last.substr(dot + 1));
+  const std::string ext = ascii_lowered(last.substr(dot + 1));
   for (std::string_view e : kExtensions)
     if (ext == e) return true;
   return false;

@@ -5,6 +5,8 @@
 // point, as in the usual wildcard algorithm.
 #include "crawler/robots.h"
 
+#include "crawler/ascii.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -15,15 +17,6 @@ namespace {
 constexpr std::size_t kMaxRobotsBytes = 500 * 1024;
 constexpr double kMaxCrawlDelaySeconds = 86400;
 constexpr std::size_t kMaxPatternBytes = 4096;
-
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);

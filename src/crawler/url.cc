@@ -11,6 +11,8 @@
 // gives a Result error, never undefined behaviour.
 #include "crawler/url.h"
 
+#include "crawler/ascii.h"
+
 #include <arpa/inet.h>
 #include <unicode/uidna.h>
 
@@ -66,15 +68,6 @@ inline void append_escape(std::string* out, unsigned char c) {
   out->push_back('%');
   out->push_back(kHexUpper[c >> 4]);
   out->push_back(kHexUpper[c & 15]);
-}
-
-inline char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
 }
 
 bool istarts_with(std::string_view s, std::string_view prefix) {

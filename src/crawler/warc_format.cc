@@ -12,15 +12,6 @@
 
 namespace cronista::crawler::warc_format {
 
-char ascii_lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-  return true;
-}
-
 bool icontains(std::string_view haystack, std::string_view needle) {
   if (needle.size() > haystack.size()) return false;
   for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i)

@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "crawler/ascii.h"
+
 namespace cronista::crawler::warc_format {
 
 constexpr std::size_t kReadChunk = 64 * 1024;
@@ -23,8 +25,6 @@ constexpr std::size_t kMaxDecodedBody = 64 * 1024 * 1024;
 
 using HeaderFields = std::vector<std::pair<std::string, std::string>>;
 
-char ascii_lower(char c);
-bool iequals(std::string_view a, std::string_view b);
 bool icontains(std::string_view haystack, std::string_view needle);
 std::string_view trim(std::string_view s);
 std::string find_header(const HeaderFields& headers, std::string_view name);

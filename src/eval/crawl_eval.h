@@ -169,6 +169,9 @@ TimeCurve time_curve(const CrawlTruth& truth, const temporal::DayRange& scope,
 // Relevant pages by crawling time: run,seconds,pages,relevant at each time
 // cut-off a run reaches (runs with times only).
 std::string time_cutoffs_csv(const CrawlEvaluation& e);
+// Relevant pages against seconds of crawling, one curve per timed run, the
+// oracle dashed; self-contained.
+std::string time_chart_svg(const CrawlEvaluation& e);
 
 // Outputs. Precision/recall as fractions in CSV, percentages in Markdown.
 std::string cutoffs_csv(const CrawlEvaluation& e);

@@ -16,6 +16,7 @@
 #include "crawler/robots.h"
 #include "crawler/url.h"
 #include "eval/crawl_eval.h"
+#include "temporal/xml_escape.h"
 
 namespace cronista::eval {
 
@@ -164,6 +165,66 @@ std::string time_cutoffs_csv(const CrawlEvaluation& e) {
     }
   }
   return out;
+}
+
+std::string time_chart_svg(const CrawlEvaluation& e) {
+  const int w = 640, h = 360, left = 70, top = 40, right = 30, bottom = 80;
+  const int pw = w - left - right, ph = h - top - bottom;
+  static const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2"};
+  double tmax = 0, rmax = 0;
+  for (const RunCurve& r : e.runs) {
+    if (r.time.empty()) continue;
+    tmax = std::max(tmax, r.time.seconds.back());
+    rmax = std::max(rmax, static_cast<double>(r.time.relevant.back()));
+  }
+  // Round upper bounds: 1, 2 or 5 × 10^k.
+  auto round_up = [](double v) {
+    double x = 1;
+    while (x < v) {
+      if (x * 2 >= v) return x * 2;
+      if (x * 5 >= v) return x * 5;
+      x *= 10;
+    }
+    return x;
+  };
+  const double xmax = round_up(std::max(tmax, 1.0)), ymax = round_up(std::max(rmax, 1.0));
+  std::ostringstream s;
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w << "\" height=\"" << h << "\" viewBox=\"0 0 " << w << " "
+    << h << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  s << "<text x=\"" << left + pw / 2 << "\" y=\"" << top - 15
+    << "\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">Relevant pages by crawling time (scope "
+    << temporal::xml_escape(e.scope) << ")</text>\n";
+  for (int k = 0; k <= 5; ++k) {
+    const double y = top + ph - ph * k / 5.0, x = left + pw * k / 5.0;
+    s << "<line x1=\"" << left << "\" y1=\"" << fmt(y, 1) << "\" x2=\"" << left + pw << "\" y2=\"" << fmt(y, 1)
+      << "\" stroke=\"#ddd\"/>\n<text x=\"" << left - 6 << "\" y=\"" << fmt(y + 4, 1) << "\" text-anchor=\"end\">"
+      << fmt(ymax * k / 5.0, 0) << "</text>\n<text x=\"" << fmt(x, 1) << "\" y=\"" << top + ph + 18
+      << "\" text-anchor=\"middle\">" << fmt(xmax * k / 5.0, 0) << "</text>\n";
+  }
+  s << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << pw << "\" height=\"" << ph
+    << "\" fill=\"none\" stroke=\"black\"/>\n<text x=\"" << left + pw / 2 << "\" y=\"" << top + ph + 36
+    << "\" text-anchor=\"middle\">seconds of crawling</text>\n";
+  int lx = left;
+  for (std::size_t i = 0; i < e.runs.size(); ++i) {
+    const RunCurve& r = e.runs[i];
+    if (r.time.empty()) continue;
+    const std::string color = r.oracle ? "#555555" : kColors[i % 7];
+    const std::string dash = r.oracle ? " stroke-dasharray=\"6,4\"" : "";
+    s << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\"" << dash << " points=\"";
+    const std::size_t n = r.time.seconds.size(), step = std::max<std::size_t>(1, n / 400);
+    auto point = [&](std::size_t j) {
+      s << fmt(left + pw * r.time.seconds[j] / xmax, 1) << "," << fmt(top + ph - ph * r.time.relevant[j] / ymax, 1) << " ";
+    };
+    for (std::size_t j = 0; j < n; j += step) point(j);
+    if ((n - 1) % step != 0) point(n - 1);
+    s << "\"/>\n<line x1=\"" << lx << "\" y1=\"" << h - 20 << "\" x2=\"" << lx + 28 << "\" y2=\"" << h - 20
+      << "\" stroke=\"" << color << "\" stroke-width=\"3\"" << dash << "/>\n";
+    const std::string name = temporal::xml_escape(r.name);
+    s << "<text x=\"" << lx + 34 << "\" y=\"" << h - 16 << "\">" << name << "</text>\n";
+    lx += 60 + static_cast<int>(name.size()) * 7;
+  }
+  s << "</svg>\n";
+  return s.str();
 }
 
 }  // namespace cronista::eval

@@ -19,38 +19,8 @@ namespace {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-bool upper_at(std::string_view text, std::size_t i) {
-  if (i >= text.size()) return false;
-  const auto c = static_cast<unsigned char>(text[i]);
-  if (c >= 'A' && c <= 'Z') return true;
-  return c == 0xC3 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-         static_cast<unsigned char>(text[i + 1]) <= 0x9E && static_cast<unsigned char>(text[i + 1]) != 0x97;
-}
-
-struct Span {
-  std::size_t start = 0, end = 0;
-  std::string_view of(std::string_view t) const { return t.substr(start, end - start); }
-};
-
-// The word (word characters, hyphens and dots) ending at or before p.
-std::optional<Span> word_before(std::string_view t, std::size_t p) {
-  std::size_t e = p;
-  while (e > 0 && t[e - 1] == ' ') --e;
-  if (e > 0 && (t[e - 1] == ',' || t[e - 1] == ':')) return std::nullopt;
-  std::size_t s = e;
-  while (s > 0 && (is_word_char_at(t, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) --s;
-  if (s == e) return std::nullopt;
-  return Span{s, e};
-}
-
-std::optional<Span> word_after(std::string_view t, std::size_t p) {
-  std::size_t s = p;
-  while (s < t.size() && t[s] == ' ') ++s;
-  std::size_t e = s;
-  while (e < t.size() && (is_word_char_at(t, e) || t[e] == '-')) ++e;
-  if (s == e) return std::nullopt;
-  return Span{s, e};
-}
+// The text of a word of folded text.
+std::string_view of(std::string_view t, const FoldedWord& w) { return t.substr(w.start, w.end - w.start); }
 
 bool in_class(const Lexicon& lex, std::string_view w, std::string_view cls) {
   if (lex.in_class(w, cls)) return true;
@@ -61,7 +31,7 @@ bool in_class(const Lexicon& lex, std::string_view w, std::string_view cls) {
 // brackets round a group, a leading '+'.
 struct DigitRun {
   std::size_t begin = 0, end = 0;
-  std::vector<Span> groups;
+  std::vector<FoldedWord> groups;
   std::string separators;  // separators[i] joins groups[i] and groups[i + 1] ('(' ')' dropped)
   bool bracket_or_plus = false;
 };
@@ -95,7 +65,7 @@ DigitRun digit_run(std::string_view t, std::size_t p) {
     while (j < e && is_digit(t[j])) ++j;
     if (!run.groups.empty()) run.separators.push_back(pending);
     pending = ' ';
-    run.groups.push_back(Span{i, j});
+    run.groups.push_back(FoldedWord{i, j});
     i = j;
   }
   return run;
@@ -139,7 +109,7 @@ bool postal_code_or_phone(const Lexicon& lex, std::string_view t, std::size_t st
       while (q > 0 && (t[q - 1] == ' ' || t[q - 1] == ':')) --q;
       auto w = word_before(t, q);
       if (!w) break;
-      if (in_class(lex, w->of(t), "PHONE_LABEL")) return true;
+      if (in_class(lex, of(t, *w), "PHONE_LABEL")) return true;
       q = w->start;
     }
     p = run.end;
@@ -155,15 +125,16 @@ bool street_number(const Lexicon& lex, std::string_view text, std::string_view t
     while (p > 0 && t[p - 1] == ' ') --p;
     if (p == 0 || t[p - 1] != ',') return false;
     --p;
-  } else if (!upper_at(text, start - 1)) {
+  } else if (!is_upper_at(text, start - 1)) {
     return false;
   }
   for (int k = 0; k < 7; ++k) {
     auto w = word_before(t, p);
     if (!w) return false;
-    const std::string_view word = w->of(t);
+    const std::string_view word = of(t, *w);
     if (in_class(lex, word, "STREET")) return true;
-    if (!upper_at(text, w->start - 1) && !lex.in_class(word, "NAME_CONNECTOR")) return false;
+    if (word.back() == '.') return false;  // the sentence before ("Rua Direita. Janeiro de 1950…")
+    if (!is_upper_at(text, w->start - 1) && !lex.in_class(word, "NAME_CONNECTOR")) return false;
     p = w->start;
   }
   return false;
@@ -178,9 +149,9 @@ bool count(const Lexicon& lex, std::string_view text, std::string_view t, std::s
   if (num == end || (num > start && t[num - 1] != ' ')) return false;
   auto after = word_after(t, end);
   if (!after || after->start != end + 1) return false;
-  const std::string_view noun = after->of(t);
+  const std::string_view noun = of(t, *after);
   if (in_class(lex, noun, "NEG_AFTER")) return true;
-  if (upper_at(text, after->start - 1) || noun.size() < 4) return false;
+  if (is_upper_at(text, after->start - 1) || noun.size() < 4) return false;
   if (const auto* entries = lex.lookup(noun)) {
     for (const auto& en : *entries)
       if (en.cls != "NEG_AFTER") return false;
@@ -198,7 +169,7 @@ bool count(const Lexicon& lex, std::string_view text, std::string_view t, std::s
   for (int k = 0; k < 3; ++k) {
     auto w = word_before(t, p);
     if (!w) break;
-    phrase = phrase.empty() ? std::string(w->of(t)) : std::string(w->of(t)) + " " + phrase;
+    phrase = phrase.empty() ? std::string(of(t, *w)) : std::string(of(t, *w)) + " " + phrase;
     if (lex.in_class(phrase, "QUANTITY_BEFORE")) return true;
     // "em 2006 e 2007 ficámos": a year joined to another.
     if (k == 0 && (phrase == "e" || phrase == "ou" || phrase == "a") && w->start >= 5 && is_digit(t[w->start - 2]))

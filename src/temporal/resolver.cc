@@ -38,8 +38,8 @@ Resolution Resolver::resolve_tokens(const std::vector<Token>& tokens, const Patt
   if (c.rejected() || c.period_under_discussion()) return c.res;
   c.take_reference_points();
   // Absolute: sets, durations, and dates that carry their year.
-  if (c.sets() || c.vague_reference() || c.durations() || c.decades_and_centuries() || c.holidays() ||
-      c.day_of_unit() || c.part_of_year_counted() || c.explicit_year())
+  if (c.sets() || c.vague_reference() || c.durations() || c.before_christ() || c.decades_and_centuries() ||
+      c.holidays() || c.day_of_unit() || c.part_of_year_counted() || c.explicit_year())
     return c.res;
   // Relative: deictic (document date) or anaphoric (last date mentioned).
   c.choose_base();

@@ -7,6 +7,7 @@
 #include "temporal/resolver_rules.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "temporal/tense.h"
 
@@ -187,9 +188,19 @@ bool Composition::weekdays() {
       delta -= 7;
     }
     if (f.day > 0) {
-      // "domingo, dia 8": trust the day number, in the month of the nearest weekday.
+      // "domingo, dia 8", "quinta (14)": the day of that number that falls on
+      // that weekday within three weeks of the weekday's own reading; else
+      // trust the day number, in the month of the nearest weekday.
       Date guess = add_days(*base, delta);
       Date d{guess.year, guess.month, f.day};
+      for (int k : {0, -1, 1}) {
+        const Date m = add_months(Date{guess.year, guess.month, 1}, k);
+        const Date c{m.year, m.month, f.day};
+        if (c.valid() && iso_weekday(c) == f.weekday && std::abs(c.day_number() - guess.day_number()) <= 21) {
+          d = c;
+          break;
+        }
+      }
       if (d.valid()) {
         set_day(d);
         if (f.hour >= 0 || !f.daypart.empty()) add_time(d);

@@ -98,6 +98,17 @@ bool Composition::colloquial_next_year(const Date& d) const {
          (!ctx.anchor || ctx.anchor->year < 0) && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0;
 }
 
+// "44 a.C.", "século V a.C.": TIMEX3's BC values (the year, or the century's
+// two digits, after "BC"). Chronons have no years before 1: such a date speaks
+// of no chronon, and anchors nothing.
+bool Composition::before_christ() {
+  if (f.era >= 0 || (f.year < 0 && f.century < 0)) return false;
+  res.type = TimexType::Date;
+  res.value = f.year >= 0 ? "BC" + pad(f.year, 4) : "BC" + pad(f.century, 2);
+  res.chronons.clear();
+  return true;
+}
+
 bool Composition::decades_and_centuries() {
   // --- Decades and centuries.
   if (f.decade >= 0) {

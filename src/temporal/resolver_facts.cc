@@ -113,6 +113,28 @@ void Composition::read_facts() {
       }
     }
     if (t.number && read_clock_words(&i)) continue;
+    if (t.number && t.digits > 0 && t.digits <= 4 && t.value > 0) {
+      // Years of one to three digits where the words make them years: an era
+      // after ("476 d.C."), "ano" before ("no ano 476"), or "em" before and the
+      // clause ending after ("em 711, os mouros…").
+      const bool era_next = i + 1 < n && tk[i + 1].get("ERA");
+      const bool ano_before = t.digits >= 2 && t.digits <= 3 && i > 0 &&
+                              (tk[i - 1].text == "ano" || (is_de(i - 1) && i > 1 && tk[i - 2].text == "ano"));
+      const bool em_before = t.digits == 3 && i > 0 && tk[i - 1].text == "em" && i + 1 == n;
+      if (era_next || ano_before || em_before) {
+        if (em_before) {
+          std::size_t p = ctx_in.end;
+          while (p < ctx_in.folded.size() && ctx_in.folded[p] == ' ') ++p;
+          const char c = p < ctx_in.folded.size() ? ctx_in.folded[p] : '.';
+          if (c != ',' && c != '.' && c != ';' && c != ':') {
+            res.reject = true;  // "em 300 metros", "em 500 lojas": no dating context
+            continue;
+          }
+        }
+        f.year = static_cast<int>(t.value);
+        continue;
+      }
+    }
     if (t.number) {
       const long v = t.value;
       const std::string* next_unit = i + 1 < n ? tk[i + 1].get("UNIT") : nullptr;
@@ -248,6 +270,10 @@ void Composition::read_facts() {
     }
     if (const std::string* v = t.get("ORDINAL_FROM_END")) {
       f.from_end = std::atoi(v->c_str());
+      continue;
+    }
+    if (const std::string* v = t.get("ERA")) {
+      f.era = *v == "BC" ? -1 : 1;
       continue;
     }
     if (t.get("MOD_BEFORE_LAST")) {

@@ -73,6 +73,7 @@ struct Facts {
   bool quantified_unit = false;
   int ordinal = -1;
   int from_end = -1;       // "penúltimo" = 2: counted from the end of the year
+  int era = 0;             // -1 before Christ ("a.C."), +1 after ("d.C."), 0 unsaid
   std::string set_adverb;
   bool set_quant = false;
   bool vezes = false;      // "três vezes por semana"
@@ -102,6 +103,7 @@ class Composition {
   bool sets();                          // resolver_durations.cc
   bool vague_reference();               // resolver_durations.cc
   bool durations();                     // resolver_durations.cc
+  bool before_christ();                 // resolver_calendar.cc
   bool decades_and_centuries();         // resolver_calendar.cc
   bool holidays();                      // resolver_calendar.cc
   bool day_of_unit();                   // resolver_calendar.cc

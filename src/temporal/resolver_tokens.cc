@@ -1,7 +1,7 @@
 // The span cut into tokens: greedy longest lexicon phrases, numbers in
 // digits or words merged into one token ("vinte e cinco", "7 mil"), numeric
 // year ranges ("1939-1945", "2005/06") split in three; and the small text and
-// number helpers the rules share.
+// number functions the rules share.
 #include "temporal/resolver_rules.h"
 
 #include <algorithm>

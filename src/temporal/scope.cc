@@ -1,6 +1,8 @@
 #include "temporal/scope.h"
 
+#include <algorithm>
 #include <charconv>
+#include <string>
 
 namespace cronista::temporal {
 
@@ -31,11 +33,22 @@ std::optional<Date> parse_end(std::string_view s, bool is_end) {
 
 }  // namespace
 
+// "476" for the year 476: say how to write it ("0476").
+static std::string four_digit_hint(std::string_view s) {
+  if (s.empty() || s.size() > 3 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return {};
+  return "; the year " + std::string(s) + " is written " + std::string(4 - s.size(), '0') + std::string(s);
+}
+
 Result<Period> Period::parse(std::string_view from, std::string_view to) {
   auto f = parse_end(from, false);
-  if (!f) return Result<Period>::Error("--from '" + std::string(from) + "' is not YYYY, YYYY-MM or YYYY-MM-DD");
+  if (!f)
+    return Result<Period>::Error("--from '" + std::string(from) + "' is not YYYY, YYYY-MM or YYYY-MM-DD" +
+                                 four_digit_hint(from));
   auto t = parse_end(to, true);
-  if (!t) return Result<Period>::Error("--to '" + std::string(to) + "' is not YYYY, YYYY-MM or YYYY-MM-DD");
+  if (!t)
+    return Result<Period>::Error("--to '" + std::string(to) + "' is not YYYY, YYYY-MM or YYYY-MM-DD" +
+                                 four_digit_hint(to));
   if (*t < *f) return Result<Period>::Error("--to " + std::string(to) + " is before --from " + std::string(from));
   return Period{*f, *t};
 }

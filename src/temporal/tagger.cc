@@ -23,30 +23,7 @@ namespace {
 
 bool is_space(char c) { return c == ' '; }
 
-// Words (maximal runs of word characters and hyphens) of folded text.
-struct Word {
-  std::size_t start, end;
-};
-
-// The word ending at or before `p` (skipping spaces only); npos start if none.
-std::optional<Word> word_before(std::string_view t, std::size_t p) {
-  std::size_t e = p;
-  while (e > 0 && is_space(t[e - 1])) --e;
-  std::size_t s = e;
-  while (s > 0 && (is_word_char_at(t, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) --s;
-  // Keep a trailing dot only as part of an abbreviation ("av.").
-  if (s == e) return std::nullopt;
-  return Word{s, e};
-}
-
-std::optional<Word> word_after(std::string_view t, std::size_t p) {
-  std::size_t s = p;
-  while (s < t.size() && is_space(t[s])) ++s;
-  std::size_t e = s;
-  while (e < t.size() && (is_word_char_at(t, e) || t[e] == '-')) ++e;
-  if (s == e) return std::nullopt;
-  return Word{s, e};
-}
+using Word = FoldedWord;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -204,17 +181,6 @@ bool TaggerImpl::in_name(std::string_view text, std::string_view t, std::size_t 
 }
 
 namespace {
-
-// An upper-case letter starts at text[i] (ASCII or Latin-1 supplement in UTF-8).
-bool is_upper_at(std::string_view text, std::size_t i) {
-  const auto c = static_cast<unsigned char>(text[i]);
-  if (c >= 'A' && c <= 'Z') return true;
-  if (c == 0xC3 && i + 1 < text.size()) {
-    const auto d = static_cast<unsigned char>(text[i + 1]);
-    return d >= 0x80 && d <= 0x9E && d != 0x97;
-  }
-  return false;
-}
 
 // The word at text[i] opens a sentence: only spaces, quotes or an opening
 // bracket between it and the text's start, a full stop, '!', '?', ':', a

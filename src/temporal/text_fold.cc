@@ -107,4 +107,33 @@ bool is_word_char_at(std::string_view text, std::size_t i) {
   return true;
 }
 
+bool is_upper_at(std::string_view text, std::size_t i) {
+  if (i >= text.size()) return false;
+  const auto c = static_cast<unsigned char>(text[i]);
+  if (c >= 'A' && c <= 'Z') return true;
+  if (c == 0xC3 && i + 1 < text.size()) {
+    const auto d = static_cast<unsigned char>(text[i + 1]);
+    return d >= 0x80 && d <= 0x9E && d != 0x97;
+  }
+  return false;
+}
+
+std::optional<FoldedWord> word_before(std::string_view t, std::size_t p) {
+  std::size_t e = p;
+  while (e > 0 && t[e - 1] == ' ') --e;
+  std::size_t s = e;
+  while (s > 0 && (is_word_char_at(t, s - 1) || t[s - 1] == '-' || t[s - 1] == '.')) --s;
+  if (s == e) return std::nullopt;
+  return FoldedWord{s, e};
+}
+
+std::optional<FoldedWord> word_after(std::string_view t, std::size_t p) {
+  std::size_t s = p;
+  while (s < t.size() && t[s] == ' ') ++s;
+  std::size_t e = s;
+  while (e < t.size() && (is_word_char_at(t, e) || t[e] == '-')) ++e;
+  if (s == e) return std::nullopt;
+  return FoldedWord{s, e};
+}
+
 }  // namespace cronista::temporal

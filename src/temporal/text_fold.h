@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -32,5 +33,20 @@ std::string replace_invalid_utf8(std::string_view text);
 // text is an accented letter or a symbol we treat as part of a word;
 // U+00A0, U+00AB, U+00BB, U+00BA/U+00AA ordinal indicators excluded).
 bool is_word_char_at(std::string_view text, std::size_t i);
+
+// Whether an upper-case letter starts at text[i] (ASCII, or a Latin-1 capital
+// in UTF-8: the case folding removes).
+bool is_upper_at(std::string_view text, std::size_t i);
+
+// A word of folded text: a maximal run of word characters, hyphens (and, before
+// a position, dots: "av.", "n.º"), as byte offsets [start, end).
+struct FoldedWord {
+  std::size_t start, end;
+};
+// The word ending at or before p, only spaces between; none when punctuation
+// (a comma, a bracket…) or the text's start comes first.
+std::optional<FoldedWord> word_before(std::string_view t, std::size_t p);
+// The word starting at or after p, only spaces between.
+std::optional<FoldedWord> word_after(std::string_view t, std::size_t p);
 
 }  // namespace cronista::temporal

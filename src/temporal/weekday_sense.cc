@@ -14,14 +14,6 @@ namespace cronista::temporal {
 
 namespace {
 
-bool upper_at(std::string_view text, std::size_t i) {
-  if (i >= text.size()) return false;
-  const auto c = static_cast<unsigned char>(text[i]);
-  if (c >= 'A' && c <= 'Z') return true;
-  return c == 0xC3 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-         static_cast<unsigned char>(text[i + 1]) <= 0x9E && static_cast<unsigned char>(text[i + 1]) != 0x97;
-}
-
 std::size_t word_end(std::string_view t, std::size_t p) {
   while (p < t.size() && (is_word_char_at(t, p) || t[p] == '-')) ++p;
   return p;
@@ -60,13 +52,13 @@ bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t
   const bool full = lex.in_class(word, "WEEKDAY");
   const bool short_form = !full && lex.in_class(word, "WEEKDAY_SHORT");
   if (!full && !short_form) return true;
-  const bool capital = upper_at(text, start - 1);
+  const bool capital = is_upper_at(text, start - 1);
   const bool initial = opens_sentence(text, start - 1);
   std::size_t prev_end = 0;
   const std::size_t prev = previous_word(t, start, &prev_end);
   if (full) {
     // "Carlos Sábado lançou": right after a capitalised word inside a sentence.
-    return !(capital && !initial && prev < prev_end && prev_end + 1 == start && upper_at(text, prev - 1) &&
+    return !(capital && !initial && prev < prev_end && prev_end + 1 == start && is_upper_at(text, prev - 1) &&
              !opens_sentence(text, prev - 1) && lex.lookup(t.substr(prev, prev_end - prev)) == nullptr);
   }
   if (capital && !initial) return false;
@@ -81,6 +73,7 @@ bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t
   if (next >= t.size()) return true;
   const char c = t[next];
   if (c == ',' || c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == ')' || c == '"') return true;
+  if (c >= '0' && c <= '9') return true;  // "seg 9h", "sexta 14/10": a time or a date follows
   const std::size_t ne = word_end(t, next);
   if (ne == next) return false;
   const std::string_view after = t.substr(next, ne - next);

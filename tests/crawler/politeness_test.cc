@@ -41,6 +41,24 @@ TEST(Politeness, TheNextRequestWaitsTheGapAfterTheServerAnswered) {
   EXPECT_TRUE(hosts.may_fetch(h, t0 + milliseconds(180)));
 }
 
+// The robots.txt fetch is the host's first request; the Crawl-delay it
+// brings counts from when the server answered it, not from its dispatch.
+TEST(Politeness, ACrawlDelayLearntFromRobotsTxtCountsFromItsAnswer) {
+  PolitenessOptions p;
+  p.delay = milliseconds(10);
+  HostQueue hosts(p);
+  const std::uint32_t h = hosts.intern("exemplo.pt", "http://exemplo.pt");
+  const Clock::time_point t0 = Clock::now();
+  hosts.robots_fetching(h);
+  hosts.on_dispatch(h, t0);
+  hosts.on_finish(h, t0 + milliseconds(60));
+  hosts.set_robots(h, RobotsRules::parse("User-agent: *\nCrawl-delay: 0.3\n", "cronista"), "200 parsed",
+                   std::chrono::seconds(3600), t0 + milliseconds(61));
+  EXPECT_FALSE(hosts.may_fetch(h, t0 + milliseconds(300)));
+  EXPECT_FALSE(hosts.may_fetch(h, t0 + milliseconds(359)));
+  EXPECT_TRUE(hosts.may_fetch(h, t0 + milliseconds(360)));
+}
+
 // A site of `pages` plain pages linked from its front page, plus a page
 // that answers after `slow` ms, a redirect chain of three hops to a page,
 // and a page that fails once with 503 before it answers.

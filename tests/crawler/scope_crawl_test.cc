@@ -28,6 +28,15 @@ void build_site(Site& site) {
   site.page("/sobre", html("<p>Quem somos.</p>"));
 }
 
+// The pages a site was asked for, robots.txt left out, in order of arrival
+// (with one connection per host: dispatch order).
+std::vector<std::string> pages_requested(Site& site) {
+  std::vector<std::string> pages;
+  for (const std::string& p : site.server().paths())
+    if (p != "/robots.txt") pages.push_back(p);
+  return pages;
+}
+
 TEST(ScopeCrawl, FollowsTheLinkInAnInScopeSentenceAndNotTheFooterLink) {
   Site site;
   build_site(site);
@@ -132,10 +141,7 @@ TEST(ScopeCrawl, AskedToGoOnTheCrawlFollowsFurnitureLinksLast) {
   ASSERT_TRUE(s.ok()) << s.status().message();
   // Followed last (one connection: requests in dispatch order), with no
   // backlink counted.
-  std::vector<std::string> pages;
-  for (const std::string& p : site.server().paths())
-    if (p != "/robots.txt") pages.push_back(p);
-  EXPECT_EQ(pages, (std::vector<std::string>{"/", "/africa", "/edicao-anterior"}));
+  EXPECT_EQ(pages_requested(site), (std::vector<std::string>{"/", "/africa", "/edicao-anterior"}));
   EXPECT_EQ(rows(o.db, "SELECT url, backlinks FROM pages WHERE url <> '" + site.url("/") + "' ORDER BY url"),
             (std::vector<std::string>{site.url("/africa") + "|1", site.url("/edicao-anterior") + "|0"}));
 }
@@ -201,10 +207,7 @@ std::vector<std::string> crawl_order(int max_link_penalty) {
   o.max_link_penalty = max_link_penalty;
   auto s = run_crawl(o, nullptr);
   EXPECT_TRUE(s.ok()) << s.status().message();
-  std::vector<std::string> pages;
-  for (const std::string& p : site.server().paths())
-    if (p != "/robots.txt") pages.push_back(p);
-  return pages;
+  return pages_requested(site);
 }
 
 TEST(ScopeCrawl, ALinkFromTheMiddleOfThePeriodComesBeforeOneFromItsEdge) {
@@ -253,12 +256,9 @@ TEST(ScopeCrawl, APagePublishedBeforeThePeriodWaits) {
   o.host_connections = 1;
   auto s = run_crawl(o, nullptr);
   ASSERT_TRUE(s.ok()) << s.status().message();
-  std::vector<std::string> pages;
-  for (const std::string& p : site.server().paths())
-    if (p != "/robots.txt") pages.push_back(p);
   // Both links are in scope; a page of 1938 can only foresee the period, so
   // it comes after the page published in 2002, which may look back on it.
-  EXPECT_EQ(pages, (std::vector<std::string>{"/", "/2002/05/12/reportagem.html", "/jornal/1938/05/12/capa.html"}));
+  EXPECT_EQ(pages_requested(site), (std::vector<std::string>{"/", "/2002/05/12/reportagem.html", "/jornal/1938/05/12/capa.html"}));
 }
 
 }  // namespace

@@ -120,5 +120,27 @@ TEST(CrawlTimeline, TimedOrderFilesGetTimeCutoffsAndUntimedOnesNone) {
             "oracle,30,2,2\noracle,60,5,4\n");
 }
 
+TEST(CrawlTimeline, TheCommandTabulatesAndPlotsRelevantPagesByTime) {
+  TempDir dir;
+  write_file(dir / "truth.jsonl", kTruth);
+  write_file(dir / "seeds.txt", "http://a.example/s\n");
+  write_file(dir / "timed.txt", "http://a.example/s\t10.5\nhttp://b.example/1\t31\nhttp://a.example/a\t64.25\n");
+  auto r = cronista::testing::run_cronista({"eval-crawl", "--truth", (dir / "truth.jsonl").string(), "--scope",
+                                            "1939-1945", "--order", (dir / "timed.txt").string(), "--name", "temporal",
+                                            "--seeds", (dir / "seeds.txt").string(), "--delay-ms", "20000", "--out",
+                                            (dir / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("## Relevant pages by crawling time"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("| 30 s | 1 (1) | 2 (2) |"), std::string::npos) << r.out;
+  EXPECT_EQ(cronista::testing::read_file(dir / "out" / "time-cutoffs.csv"),
+            "run,seconds,pages,relevant\ntemporal,30,1,1\ntemporal,60,2,2\noracle,30,2,2\noracle,60,5,4\n");
+  const std::string svg = cronista::testing::read_file(dir / "out" / "time-chart.svg");
+  EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
+  EXPECT_NE(svg.find(">temporal</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">oracle</text>"), std::string::npos);
+  EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);  // the oracle
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cronista::eval

@@ -78,6 +78,15 @@ TEST(Period, EndsAreWidenedToTheirGranularity) {
   EXPECT_NE(Period::parse("1939", "1945-13").status().message().find("--to"), std::string::npos);
 }
 
+TEST(Period, AYearOfThreeDigitsIsRefusedWithItsFourDigitSpelling) {
+  const auto p = Period::parse("476", "1453");
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("the year 476 is written 0476"), std::string::npos) << p.status().message();
+  const auto q = Period::parse("0476", "1453");
+  ASSERT_TRUE(q.ok()) << q.status().message();
+  EXPECT_EQ(q->from, (Date{476, 1, 1}));
+}
+
 TEST(Scope, SegmentIsInScopeWhenMoreThanTheThresholdOfItsChrononsAreInside) {
   auto p = *Period::parse("1939", "1945");
   Segment s;
