@@ -2,6 +2,7 @@
 // crawl of the living sample web (from the server's request log), beside the
 // reference policies replayed on the same change processes
 // (eval/revisit_eval.h, eval/revisit_simulation.h).
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -54,6 +55,9 @@ int cmd_eval_revisit(int argc, char** argv) {
     auto log = eval::read_request_log(log_path, *truth);
     if (!log) return fail("eval-revisit", log.status().message());
     measured = std::move(*log);
+    if (std::none_of(measured.begin(), measured.end(), [](const eval::ServedRequest& r) { return r.page >= 0; }))
+      return fail("eval-revisit", "no request in '" + log_path + "' is for a page of '" + truth_path +
+                                      "' (a log of another web, or of another port?)");
     if (!window) {
       const std::int64_t last = measured.empty() ? 0 : measured.back().t_ms;
       if (last <= 0) return fail("eval-revisit", "'" + log_path + "' holds no request after the start; give --window");

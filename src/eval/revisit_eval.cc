@@ -324,10 +324,11 @@ std::string revisit_svg(const std::vector<RevisitFigures>& runs) {
     s << "<text x=\"" << x0 + w / 2 << "\" y=\"" << top - 15 << "\" text-anchor=\"middle\" font-weight=\"bold\">" << title
       << "</text>\n<rect x=\"" << x0 << "\" y=\"" << top << "\" width=\"" << w << "\" height=\"" << h
       << "\" fill=\"none\" stroke=\"black\"/>\n";
+    const double xmin_label = xlabel == "s" ? t0 : 0;
     for (int k = 0; k <= 4; ++k) {
       s << "<text x=\"" << x0 - 6 << "\" y=\"" << top + h - h * k / 4 + 4 << "\" text-anchor=\"end\">" << k * 25
         << "%</text>\n<text x=\"" << x0 + w * k / 4 << "\" y=\"" << top + h + 16 << "\" text-anchor=\"middle\">"
-        << fixed((k == 0 && xlabel == "s" ? t0 : 0) + (xmax_label - (xlabel == "s" ? t0 : 0)) * k / 4, 0) << "</text>\n";
+        << fixed(xmin_label + (xmax_label - xmin_label) * k / 4, 0) << "</text>\n";
     }
     s << "<text x=\"" << x0 + w / 2 << "\" y=\"" << top + h + 34 << "\" text-anchor=\"middle\">" << xlabel << "</text>\n";
     for (std::size_t i = 0; i < runs.size(); ++i) {

@@ -233,6 +233,8 @@ Result<std::unique_ptr<SampleWebServer>> SampleWebServer::load(const SampleWebSe
   }
   if (impl.hosts.empty()) return R::Error("'" + (root / "web.json").string() + "' lists no hosts");
   if (options.living) {
+    if (options.hosts > 0 && options.hosts < static_cast<int>(web["hosts"].size()))
+      return R::Error("the living web is served whole: --hosts cannot be combined with --living");
     const Impl* self = &impl;
     auto living = LivingSite::load(options.root, [self](const std::string& name, const std::string& path)
                                                      -> std::optional<std::pair<std::string, std::string>> {

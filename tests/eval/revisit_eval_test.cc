@@ -155,6 +155,11 @@ TEST_F(HandCheckedRevisit, BadInputsAreOneLineErrors) {
   auto static_log = cronista::testing::run_cronista({"eval-revisit", "--truth", truth, "--log", (dir_ / "static.log").string()});
   EXPECT_EQ(static_log.exit_code, 1);
   EXPECT_EQ(cronista::testing::count_lines(static_log.err), 1) << static_log.err;
+  cronista::testing::write_file(dir_ / "other.log", "# cronista sample-web request log\tstart_unix_ms=1\tliving=1\n"
+                                                   "10\t127.0.0.9:1\t/a\t200\t0\n");
+  auto other = cronista::testing::run_cronista({"eval-revisit", "--truth", truth, "--log", (dir_ / "other.log").string()});
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_NE(other.err.find("other.log"), std::string::npos) << other.err;
   auto missing = cronista::testing::run_cronista({"eval-revisit", "--truth", (dir_ / "none.jsonl").string(), "--log", log});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("none.jsonl"), std::string::npos) << missing.err;
