@@ -23,8 +23,10 @@
 //
 // The reference policies share the same caps: uniform (every page alike)
 // and proportional (f_i ∝ λ_i), each filled up to B with capped hosts held
-// at their caps. Proportional is worse than uniform on freshness; both are
-// baselines, not choices.
+// at their caps. Where every page changes, proportional is worse than
+// uniform on freshness (Cho & Garcia-Molina); where many never change it can
+// beat uniform on freshness, since uniform spends on pages that stay fresh,
+// but it still loses on age. Both are baselines, not choices.
 #pragma once
 
 #include <cstdint>
