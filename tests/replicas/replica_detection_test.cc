@@ -166,7 +166,9 @@ TEST_F(ReplicaWeb, APrefixCopyNamesItsPrefixAndIsNeverCanonical) {
   ASSERT_NE(c, nullptr);
   EXPECT_NE(c->canonical, idx_["prefix"]);
   for (const auto& m : c->replicas)
-    if (m.site == idx_["prefix"]) EXPECT_EQ(m.prefix, "/espelho/arquivo");
+    if (m.site == idx_["prefix"]) {
+      EXPECT_EQ(m.prefix, "/espelho/arquivo");
+    }
 }
 
 TEST_F(ReplicaWeb, TheClassifierIsTrainedAndItsIterationsStop) {

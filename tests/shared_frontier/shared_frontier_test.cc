@@ -75,7 +75,9 @@ TEST(RedisAddress, BothFormsAreReadAndBadOnesNamed) {
   for (const char* bad : {"http://x", "redis://:80", "redis://h:99999", "unix://relative.sock", "redis://h:1/x"}) {
     auto r = parse_redis_address(bad);
     EXPECT_FALSE(r.ok()) << bad;
-    if (!r.ok()) EXPECT_NE(r.status().message().find(bad), std::string::npos);
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find(bad), std::string::npos);
+    }
   }
 }
 
@@ -119,7 +121,9 @@ TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
     SharedFrontier& w = i % 2 ? *w2 : *w1;
     auto c = claim_within(w, std::chrono::seconds(5));
     ASSERT_TRUE(c) << "claim " << i;
-    if (last_end) EXPECT_GE(c->claimed_at_ms, last_end + 300);
+    if (last_end) {
+      EXPECT_GE(c->claimed_at_ms, last_end + 300);
+    }
     auto end = w.complete(*c);
     ASSERT_TRUE(end.ok());
     last_end = *end;

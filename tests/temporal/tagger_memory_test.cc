@@ -23,14 +23,14 @@
 namespace cronista::temporal {
 namespace {
 
-std::size_t heap_in_use() {
+[[maybe_unused]] std::size_t heap_in_use() {
   const struct mallinfo2 m = mallinfo2();
   return m.uordblks + m.hblkhd;
 }
 
 // 200 short news-like documents, each with its own dates, times, durations
 // and deictic words, so that the tagger walks many paths of its DFA.
-std::vector<std::string> documents() {
+[[maybe_unused]] std::vector<std::string> documents() {
   static constexpr const char* kMonths[] = {"janeiro", "fevereiro", "março",    "abril",   "maio",     "junho",
                                             "julho",   "agosto",    "setembro", "outubro", "novembro", "dezembro"};
   std::vector<std::string> docs;
