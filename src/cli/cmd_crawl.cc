@@ -16,6 +16,7 @@
 #include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "crawler/crawl.h"
+#include "crawler/fetcher.h"
 #include "crawler/crawl_record.h"
 #include "crawler/link_filters.h"
 #include "crawler/url.h"
@@ -74,6 +75,16 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--contact", a.contact, "contact URL or address put in the User-Agent");
   app.add_option("--ca-file", a.ca_file, "PEM file of certificate authorities to trust for HTTPS (default: the system's)")
       ->check(CLI::ExistingFile);
+  app.add_option("--resolve", o.resolve,
+                 "HOST:PORT:ADDRESS: connect to ADDRESS for HOST:PORT, sending the name in Host and TLS SNI, as curl's "
+                 "--resolve (named hosts on loopback without DNS); repeatable")
+      ->allow_extra_args(false)
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            const auto why = crawler::invalid_resolve_entry(v);
+            return why ? "--resolve '" + v + "': " + *why : std::string();
+          },
+          "HOST:PORT:ADDRESS"));
   app.add_option("--max-depth", o.max_depth, "do not follow links deeper than this (seeds are 0; -1: no limit)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {

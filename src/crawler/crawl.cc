@@ -239,6 +239,7 @@ Status Crawl::setup() {
   fetch.total_timeout = std::chrono::milliseconds(o_.timeout_ms);
   fetch.max_body_bytes = o_.max_body_bytes;
   fetch.ca_file = o_.ca_file;
+  fetch.resolve = o_.resolve;
   fetcher_ = std::make_unique<Fetcher>(fetch);
 
   temporal::TaggerOptions topts;

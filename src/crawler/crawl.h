@@ -85,6 +85,7 @@ struct CrawlOptions {
   std::string user_agent;  // empty: "cronista/<version> (+contact)"
   std::string contact;
   std::string ca_file;  // HTTPS trust anchors instead of the system's (FetcherOptions)
+  std::vector<std::string> resolve;  // HOST:PORT:ADDRESS entries resolved without DNS (FetcherOptions)
   bool resume = false;
   int max_depth = -1;
   std::int64_t max_pages_per_host = 0;

@@ -130,12 +130,34 @@ Fetcher::Fetcher(const FetcherOptions& options) : options_(options) {
     curl_multi_setopt(m, CURLMOPT_MAX_HOST_CONNECTIONS, static_cast<long>(options_.max_host_connections));
   curl_multi_setopt(m, CURLMOPT_MAXCONNECTS, static_cast<long>(std::max(8, options_.max_connections * 2)));
   multi_ = m;
+  curl_slist* list = nullptr;
+  for (const auto& entry : options_.resolve)
+    if (!invalid_resolve_entry(entry)) list = curl_slist_append(list, entry.c_str());
+  resolve_ = list;
 }
 
 Fetcher::~Fetcher() {
   abort_all();
   idle_.clear();
   curl_multi_cleanup(static_cast<CURLM*>(multi_));
+  curl_slist_free_all(static_cast<curl_slist*>(resolve_));
+}
+
+std::optional<std::string> invalid_resolve_entry(std::string_view entry) {
+  const std::size_t first = entry.find(':');
+  if (first == std::string_view::npos || first == 0) return "expected HOST:PORT:ADDRESS";
+  const std::size_t second = entry.find(':', first + 1);
+  if (second == std::string_view::npos) return "expected HOST:PORT:ADDRESS";
+  const std::string_view port = entry.substr(first + 1, second - first - 1);
+  int p = 0;
+  for (char c : port) {
+    if (c < '0' || c > '9' || p > 65535) return "the port must be a number from 1 to 65535";
+    p = p * 10 + (c - '0');
+  }
+  if (port.empty() || p < 1 || p > 65535) return "the port must be a number from 1 to 65535";
+  const std::string_view address = entry.substr(second + 1);
+  if (address.empty()) return "no address after HOST:PORT:";
+  return std::nullopt;
 }
 
 void Fetcher::setup(Transfer& t) {
@@ -150,6 +172,7 @@ void Fetcher::setup(Transfer& t) {
   curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");
   curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
   if (!options_.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, options_.ca_file.c_str());
+  if (resolve_) curl_easy_setopt(e, CURLOPT_RESOLVE, static_cast<curl_slist*>(resolve_));
   curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
   curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
   curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));

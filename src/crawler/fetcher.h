@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,15 @@ struct FetcherOptions {
   // PEM file of certificate authorities trusted for HTTPS instead of the
   // system store (an institution's own CA, a test server); empty: the system's.
   std::string ca_file;
+  // Names resolved without DNS, in curl's --resolve form HOST:PORT:ADDRESS
+  // (connect to ADDRESS; the name still goes in Host and TLS SNI), so that
+  // named virtual hosts can be crawled on loopback. See valid_resolve_entry().
+  std::vector<std::string> resolve;
 };
+
+// Whether `entry` has the form HOST:PORT:ADDRESS (an IPv6 address in
+// brackets), with a port from 1 to 65535; the reason when not.
+std::optional<std::string> invalid_resolve_entry(std::string_view entry);
 
 struct FetchRequest {
   std::uint64_t token = 0;  // the caller's handle, returned in the response
@@ -97,6 +106,7 @@ class Fetcher {
 
   FetcherOptions options_;
   void* multi_ = nullptr;  // CURLM*
+  void* resolve_ = nullptr;  // curl_slist* of FetcherOptions::resolve
   std::vector<std::unique_ptr<Transfer>> idle_;  // finished transfers, reused
   std::vector<std::unique_ptr<Transfer>> active_;
   std::size_t in_flight_ = 0;

@@ -4,6 +4,8 @@
 // and plain messages for mistyped or out-of-range options.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "crawler/crawl_support.h"
 
 namespace cronista::crawler {
@@ -186,6 +188,17 @@ TEST(CrawlOptions, ANegativeDelayIsAPlainError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--delay-ms: must be 0 or more, not -5"), std::string::npos) << r.err;
   EXPECT_LT(r.err.size(), 120u) << r.err;
+}
+
+TEST(CrawlOptions, AMalformedResolveEntryIsAUsageError) {
+  testing::TempDir tmp;
+  const std::string db = (tmp / "x.db").string();
+  auto r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--resolve", "arquivo.pt:127.0.0.2",
+                                  "--db", db, "http://arquivo.pt/"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--resolve 'arquivo.pt:127.0.0.2': expected HOST:PORT:ADDRESS"), std::string::npos) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
 }
 
 TEST(CrawlOptions, HelpShowsTheDefaults) {

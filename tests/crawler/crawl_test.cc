@@ -162,6 +162,25 @@ TEST(Crawl, ObeysRobotsTxtIncludingCrawlDelay) {
   EXPECT_EQ(scalar(o.db, "SELECT crawl_delay_ms FROM hosts"), "300");
 }
 
+// A named virtual host crawled on loopback through --resolve: every URL,
+// robots.txt included, keeps the name, and the server sees it in Host.
+TEST(Crawl, CrawlsANamedHostThroughResolve) {
+  Site site;
+  site.page("/", html("<p>Em 1944 <a href=\"/arquivo\">o arquivo</a>.</p>"));
+  site.page("/arquivo", html("<p>A 6 de junho de 1944.</p>"));
+  site.start();
+  const std::string port = std::to_string(site.server().port());
+  const std::string origin = "http://arquivo.exemplo.pt:" + port;
+  TempDir tmp;
+  auto o = test_options(tmp, {origin + "/"});
+  o.resolve = {"arquivo.exemplo.pt:" + port + ":127.0.0.1"};
+  crawl_ok(o);
+  EXPECT_EQ(site.server().count("/robots.txt"), 1);
+  EXPECT_EQ(site.server().count("/arquivo"), 1);
+  EXPECT_EQ(scalar(o.db, "SELECT authority FROM hosts"), "arquivo.exemplo.pt:" + port);
+  EXPECT_EQ(scalar(o.db, "SELECT count(*) FROM history"), "2");
+}
+
 TEST(Crawl, RecordsEachRedirectHopAndStopsLoops) {
   Site site;
   site.http().Get("/r1", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/r2", 301); });

@@ -52,6 +52,37 @@ TEST(Fetcher, FetchesAPageWithItsHeadersAndDecodesTheContentEncoding) {
   EXPECT_EQ(server.log()[0].user_agent, o.user_agent);
 }
 
+// curl's --resolve: a named host is reached at the given address, and the
+// server sees the name in the Host header.
+TEST(Fetcher, ResolvesANamedHostToTheGivenAddressAndSendsTheNameAsHost) {
+  TestServer server;
+  std::string host_seen;
+  server.http().Get("/sobre", [&](const httplib::Request& req, httplib::Response& res) {
+    host_seen = req.get_header_value("Host");
+    res.set_content("<p>Arquivo fundado em 1941.</p>", "text/html; charset=utf-8");
+  });
+  server.start();
+  const std::string port = std::to_string(server.port());
+  FetcherOptions o;
+  o.resolve = {"www.arquivo-lusa.pt:" + port + ":127.0.0.1"};
+  Fetcher f(o);
+  auto got = fetch_all(f, {"http://www.arquivo-lusa.pt:" + port + "/sobre"});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[1].error, FetchError::None) << got[1].error_message;
+  EXPECT_EQ(got[1].status, 200);
+  EXPECT_EQ(host_seen, "www.arquivo-lusa.pt:" + port);
+}
+
+TEST(Fetcher, ResolveEntriesAreCheckedForTheirForm) {
+  EXPECT_FALSE(invalid_resolve_entry("arquivo.pt:80:127.0.0.2"));
+  EXPECT_FALSE(invalid_resolve_entry("arquivo.pt:443:[::1]"));
+  EXPECT_TRUE(invalid_resolve_entry("arquivo.pt:127.0.0.2"));
+  EXPECT_TRUE(invalid_resolve_entry("arquivo.pt:porta:127.0.0.2"));
+  EXPECT_TRUE(invalid_resolve_entry("arquivo.pt:99999:127.0.0.2"));
+  EXPECT_TRUE(invalid_resolve_entry("arquivo.pt:80:"));
+  EXPECT_TRUE(invalid_resolve_entry(":80:127.0.0.2"));
+}
+
 TEST(Fetcher, DoesNotFollowRedirectsButReportsTheLocation) {
   TestServer server;
   server.http().Get("/old", [](const httplib::Request&, httplib::Response& res) { res.set_redirect("/new", 301); });
