@@ -9,24 +9,11 @@
 #include <iterator>
 #include <sstream>
 
+#include "temporal/edit_distance.h"
+
 namespace cronista::cli {
 
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
 
 void long_names(const CLI::App& app, std::vector<std::string>& out) {
   for (const CLI::Option* o : app.get_options())
@@ -49,7 +36,7 @@ std::optional<std::string> unknown_option(const CLI::App& app, int argc, char** 
     std::string best;
     std::size_t best_distance = 3;
     for (const std::string& n : names) {
-      const std::size_t d = edit_distance(name, n);
+      const std::size_t d = temporal::edit_distance(name, n);
       if (d < best_distance) best_distance = d, best = n;
     }
     return "unknown option '" + name + "'" + (best.empty() ? std::string() : " (did you mean " + best + "?)");

@@ -41,7 +41,4 @@ NameRelation name_relation(const HostName& a, const HostName& b);
 // public suffix and the "www" label: "noticias-lusa.com.br" → {noticias, lusa}.
 std::vector<std::string> host_tokens(const HostName& h);
 
-// Levenshtein distance between two strings (bytes).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
 }  // namespace cronista::replicas

@@ -6,6 +6,8 @@
 #include <set>
 #include <unordered_set>
 
+#include "temporal/edit_distance.h"
+
 namespace cronista::replicas {
 namespace {
 
@@ -144,7 +146,7 @@ PairEvidence ReplicaIndex::evidence(std::size_t a, std::size_t b) const {
   const HostName &na = names_[a], &nb = names_[b];
 
   const std::string wa = without_www(na), wb = without_www(nb);
-  f.name_distance = static_cast<double>(edit_distance(wa, wb)) / static_cast<double>(std::max<std::size_t>(1, std::max(wa.size(), wb.size())));
+  f.name_distance = static_cast<double>(temporal::edit_distance(wa, wb)) / static_cast<double>(std::max<std::size_t>(1, std::max(wa.size(), wb.size())));
   {
     std::map<std::string, double> va, vb;
     auto weight = [&](const std::string& t) {

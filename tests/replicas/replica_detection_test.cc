@@ -14,6 +14,7 @@
 #include "replicas/pair_evidence.h"
 #include "replicas/replica_detection.h"
 #include "revisit/content_signature.h"
+#include "temporal/edit_distance.h"
 #include "test_support.h"
 
 namespace cronista::replicas {
@@ -227,9 +228,9 @@ TEST(HostNames, WwwAndPublicSuffixVariantsAreRecognised) {
 }
 
 TEST(HostNames, EditDistanceCountsInsertionsDeletionsAndSubstitutions) {
-  EXPECT_EQ(edit_distance("arquivo", "arquivos"), 1u);
-  EXPECT_EQ(edit_distance("lisboa", "lisbia"), 1u);
-  EXPECT_EQ(edit_distance("", "porto"), 5u);
+  EXPECT_EQ(temporal::edit_distance("arquivo", "arquivos"), 1u);
+  EXPECT_EQ(temporal::edit_distance("lisboa", "lisbia"), 1u);
+  EXPECT_EQ(temporal::edit_distance("", "porto"), 5u);
 }
 
 }  // namespace
