@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <string>
 #include <variant>
 
 namespace cronista::shared_frontier {
@@ -13,6 +14,20 @@ constexpr const char* kNow = R"lua(
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+)lua";
+
+// Returns a worker's in-flight URL to its host's queue with its score, and
+// the page to the budget. `v` is the in-flight value "HOST\tSCORE".
+constexpr const char* kRequeue = R"lua(
+local function requeue(p, worker, url, v)
+  local tab = string.find(v, '\t', 1, true)
+  local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
+  redis.call('ZADD', p .. 'q:' .. host, score, url)
+  redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+  redis.call('HDEL', p .. 'inflight:' .. worker, url)
+  return host
 end
 )lua";
 
@@ -115,16 +130,11 @@ local n = 0
 for i = 1, #entries, 2 do
   local url, v = entries[i], entries[i + 1]
   if only == '' or only == url then
-    local tab = string.find(v, '\t', 1, true)
-    local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
-    redis.call('ZADD', p .. 'q:' .. host, score, url)
-    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
+    local host = requeue(p, worker, url, v)
     if redis.call('GET', p .. 'lease:' .. host) == worker then
       redis.call('DEL', p .. 'lease:' .. host)
       redis.call('ZADD', p .. 'hosts', 0, host)
     end
-    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
-    redis.call('HDEL', inflight, url)
     n = n + 1
   end
 end
@@ -142,21 +152,20 @@ for _, w in ipairs(redis.call('ZRANGEBYSCORE', p .. 'workers', '-inf', now - dea
   local inflight = p .. 'inflight:' .. w
   local entries = redis.call('HGETALL', inflight)
   for i = 1, #entries, 2 do
-    local url, v = entries[i], entries[i + 1]
-    local tab = string.find(v, '\t', 1, true)
-    local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
-    redis.call('ZADD', p .. 'q:' .. host, score, url)
-    redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
-    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+    requeue(p, w, entries[i], entries[i + 1])
     n = n + 1
   end
-  redis.call('DEL', inflight)
   redis.call('ZREM', p .. 'workers', w)
 end
 return n
 )lua";
 
-std::string with_clock(const char* script) { return std::string(kNow) + script; }
+// Each script with the Lua functions it calls, put together once.
+const std::string kAddScript = kAdd;
+const std::string kClaimScript = std::string(kNow) + kClaim;
+const std::string kCompleteScript = std::string(kNow) + kComplete;
+const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
+const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
 
@@ -202,7 +211,7 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls) {
       args.push_back(urls[j].address);
       args.push_back(std::to_string(urls[j].priority));
     }
-    auto r = redis_->script(kAdd, {}, args);
+    auto r = redis_->script(kAddScript, {}, args);
     if (!r.ok()) return failed("queueing URLs", r.status());
     added += static_cast<std::size_t>(r->integer);
   }
@@ -210,7 +219,7 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls) {
 }
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
-  auto r = redis_->script(with_clock(kClaim), {},
+  auto r = redis_->script(kClaimScript, {},
                           {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan)});
   if (!r.ok()) return failed("claiming a URL", r.status());
   const auto& e = r->elements;
@@ -231,7 +240,7 @@ Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
 }
 
 Result<std::int64_t> SharedFrontier::complete(const Claim& c) {
-  auto r = redis_->script(with_clock(kComplete), {},
+  auto r = redis_->script(kCompleteScript, {},
                           {prefix(), options_.worker_id, c.host, c.url, std::to_string(options_.host_gap_ms),
                            std::to_string(options_.address_gap_ms)});
   if (!r.ok()) return failed("completing " + c.url, r.status());
@@ -239,7 +248,7 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c) {
 }
 
 Status SharedFrontier::give_back(const Claim& c) {
-  auto r = redis_->script(kGiveBack, {}, {prefix(), options_.worker_id, c.url});
+  auto r = redis_->script(kGiveBackScript, {}, {prefix(), options_.worker_id, c.url});
   return r.ok() ? Status::Ok() : failed("giving back " + c.url, r.status());
 }
 
@@ -250,13 +259,13 @@ Status SharedFrontier::renew(const Claim& c) {
 }
 
 Result<std::size_t> SharedFrontier::heartbeat_and_reap() {
-  auto r = redis_->script(with_clock(kReap), {}, {prefix(), options_.worker_id, std::to_string(options_.dead_after_ms)});
+  auto r = redis_->script(kReapScript, {}, {prefix(), options_.worker_id, std::to_string(options_.dead_after_ms)});
   if (!r.ok()) return failed("reaping dead workers", r.status());
   return static_cast<std::size_t>(r->integer);
 }
 
 Result<std::size_t> SharedFrontier::recover_own() {
-  auto r = redis_->script(kGiveBack, {}, {prefix(), options_.worker_id, ""});
+  auto r = redis_->script(kGiveBackScript, {}, {prefix(), options_.worker_id, ""});
   if (!r.ok()) return failed("recovering this worker's in-flight URLs", r.status());
   return static_cast<std::size_t>(r->integer);
 }
