@@ -14,13 +14,12 @@
 //   between texts of `kNearDuplicateMinWords` words or more: below that one
 //   word is too large a share of the text for the distance to tell an edit
 //   from new content.
-//   Measured on 200 random stretches of Brazilian news text: one word
-//   altered in 200 words moves the simhash by 1 bit (median; 3 at the 95th
-//   percentile); 20 words added by 4 (median); unrelated texts by 9 or
-//   more (1st percentile). Word shingles of two or three words did worse:
-//   a single typo moved them by 3-7 bits. So a typo is not a change, a new
-//   paragraph almost always is, and a new sentence in a long text may not
-//   be.
+//   Measured by bench/simhash_bench.cc (200 stretches of Brazilian news
+//   text per length): one word altered in 200 words moves the simhash by 1
+//   bit (median; 3 at the 95th percentile); 20 words added by 3 (median);
+//   another stretch of text by 10 or more (1st percentile). So a typo is
+//   not a change, a new paragraph almost always is, and a new sentence in
+//   a long text may not be.
 // Cost: linear in the text, no allocation beyond the folded copy.
 #pragma once
 
