@@ -311,7 +311,7 @@ bool is_context_class(std::string_view c) {
                                                   "PLACE_PREPOSITION", "STREET", "NAME_CONNECTOR",
                                                   "PHONE_LABEL", "YEAR_PREPOSITION", "WEEKDAY_FOLLOWER",
                                                   "VERB_PLURAL_SUFFIX", "OFFSET_PREPOSITION",
-                                                  "CLOCK_PREPOSITION"};
+                                                  "CLOCK_PREPOSITION", "TARGET_PREPOSITION"};
   for (auto g : kContext)
     if (c == g) return true;
   return false;

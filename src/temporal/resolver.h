@@ -48,6 +48,14 @@ struct ResolveContext {
   // +1 when the words before point forward ("até maio"), -1 backward
   // ("desde janeiro", "findo a 31 de março"), 0 otherwise.
   int direction = 0;
+  // A TARGET_PREPOSITION before the expression: a weekday or a day of the
+  // month lies ahead whatever the sentence's tense ("ficou pra quinta", "foi
+  // adiado para sexta", "marcado pro dia 25"); a month does not ("os números
+  // para janeiro").
+  bool target = false;
+  // A LEANS_FUTURE word right before ("até sexta"): in colloquial texts a
+  // weekday or a weekend ahead unless the sentence is in the past.
+  bool leans_future = false;
   Genre genre = Genre::News;
 };
 

@@ -54,6 +54,10 @@ void Composition::take_reference_points() {
   // A forward-looking preposition in a sentence in the past looks nowhere.
   ctx = ctx_in;
   if (ctx.direction > 0 && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0) ctx.direction = 0;
+  // "até sexta" looks ahead in speech; in news it as often closes a span
+  // that is over ("vendidas até terça-feira").
+  if (ctx.leans_future && (ctx.genre != Genre::Colloquial || sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) < 0))
+    ctx.leans_future = false;
 
   // Reference points. A narrative's is the last day it mentioned, and once it
   // has mentioned only a year or a month, no day at all.
@@ -169,8 +173,18 @@ bool Composition::weekdays() {
     const bool colloquial_next = ctx.genre == Genre::Colloquial && ctx.direction == 0 &&
                                  sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0;
     const bool future = f.rel > 0 || (f.rel_kind == Facts::RelKind::None &&
-                                      (ctx.direction > 0 || colloquial_next ||
-                                       (ctx.direction == 0 && clause_future())));
+                                      (ctx.direction > 0 || ctx.target || colloquial_next ||
+                                       (ctx.direction == 0 && (ctx.leans_future || clause_future()))));
+    // A weekday named on its own day without "esta"/"nesta" is another
+    // week's: the next after a word that looks ahead ("ficou pra terça", "até
+    // terça"), the last after one that looks back ("desde terça"); in
+    // colloquial texts by the tense too ("terça tem jogo", "na terça fui").
+    // News keeps the day itself ("disse quinta-feira" in Thursday's paper).
+    if (delta == 0 && f.rel == 0 && !f.rel_this && f.rel_kind == Facts::RelKind::None && f.day <= 0) {
+      if (ctx.direction > 0 || ctx.target || ctx.leans_future) delta = 7;
+      else if (ctx.direction < 0) delta = -7;
+      else if (ctx.genre == Genre::Colloquial) delta = future ? 7 : -7;
+    }
     if (f.unit == "W" && f.rel_kind == Facts::RelKind::Deictic) {
       // "a sexta da semana que vem", "a quarta desta semana": that day of the
       // week named, weeks running Monday to Sunday.

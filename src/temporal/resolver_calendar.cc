@@ -64,9 +64,24 @@ void Composition::set_unit_value(const Date& d, const std::string& unit) {
     res.chronons = {Chronon::of_year(d.year)};
     res.new_anchor = Anchor{d.year, (q - 1) * 3 + 1, -1, q};
   } else if (unit == "WE") {
-    // The weekend: the last one, the next one with a forward modifier.
+    // The weekend: the next one with a forward modifier ("que vem"), the
+    // last one with a backward one. With "este"/"esse" the one of the week,
+    // unless the sentence tells of it in the past; without a modifier, the
+    // next one when the words before or the tense look ahead ("no fim de
+    // semana vamos", in colloquial texts unless the tense is past), else the
+    // last one. On a weekend day the coming one is the current one.
     const int wd = iso_weekday(d);
-    Date sat = f.rel > 0 ? add_days(d, (6 - wd + 7) % 7) : add_days(d, wd >= 6 ? 6 - wd : -(wd + 1));
+    const Date last = add_days(d, wd >= 6 ? 6 - wd : -(wd + 1));
+    bool ahead = f.rel > 0;
+    if (f.rel == 0) {
+      const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end);
+      if (f.rel_this || f.rel_kind == Facts::RelKind::Anaphoric)
+        ahead = tense >= 0;
+      else if (f.rel_kind == Facts::RelKind::None)
+        ahead = ctx.direction > 0 || ctx.target ||
+                (ctx.direction == 0 && (ctx.leans_future || tense > 0 || (tense == 0 && ctx.genre == Genre::Colloquial)));
+    }
+    Date sat = ahead && !(f.rel == 0 && wd == 7) ? add_days(d, (6 - wd + 7) % 7) : last;
     IsoWeek w = iso_week(sat);
     res.value = pad(w.year, 4) + "-W" + pad(w.week, 2) + "-WE";
     res.chronons = {Chronon::of_date(sat)};
@@ -96,6 +111,15 @@ void Composition::set_unit_value(const Date& d, const std::string& unit) {
 bool Composition::colloquial_next_year(const Date& d) const {
   return ctx.genre == Genre::Colloquial && f.year < 0 && have_dct && d < dct &&
          (!ctx.anchor || ctx.anchor->year < 0) && sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end) >= 0;
+}
+
+// A feast named without its year that is still ahead in the document's year,
+// told in the past by a verb of its own clause ("na virada do ano choveu" in
+// February): last year's. Not "disse que a loja abre no Natal deste ano".
+bool Composition::past_feast_last_year(const Date& d) const {
+  if (f.year >= 0 || f.outer_year || !have_dct || !(dct < d) || (ctx.anchor && ctx.anchor->year >= 0)) return false;
+  const TenseCue cue = tense_cue(*lex_, ctx.folded, ctx.start, ctx.end);
+  return cue.tense < 0 && cue.in_clause;
 }
 
 // "44 a.C.", "século V a.C.": TIMEX3's BC values (the year, or the century's
@@ -141,6 +165,7 @@ bool Composition::holidays() {
       }
       Date d = add_days(easter_sunday(year), off);
       if (colloquial_next_year(d)) d = add_days(easter_sunday(year + 1), off);
+      else if (past_feast_last_year(d)) d = add_days(easter_sunday(year - 1), off);
       set_day(d);
       return true;
     }
@@ -153,7 +178,8 @@ bool Composition::holidays() {
       res.resolved = false;
       return true;
     }
-    set_day(Date{colloquial_next_year(Date{year, m, d}) ? year + 1 : year, m, d});
+    const Date feast{year, m, d};
+    set_day(Date{colloquial_next_year(feast) ? year + 1 : past_feast_last_year(feast) ? year - 1 : year, m, d});
     return true;
   }
   return false;
@@ -330,8 +356,10 @@ bool Composition::day_of_month_alone() {
       res.reference = Reference::Deictic;
       Date first{dct.year, dct.month, 1};
       const int tense = sentence_tense(*lex_, ctx.folded, ctx.start, ctx.end);
-      const bool ahead = tense > 0 || (tense == 0 && ctx.genre == Genre::Colloquial);
-      if (tense < 0 && f.day > dct.day) first = add_months(first, -1);
+      const bool ahead =
+          ctx.direction > 0 || ctx.target || (ctx.direction == 0 && (tense > 0 || (tense == 0 && ctx.genre == Genre::Colloquial)));
+      const bool back = ctx.direction < 0 || (ctx.direction == 0 && tense < 0);  // "desde o dia 2"
+      if (back && f.day > dct.day) first = add_months(first, -1);
       else if (ahead && f.day < dct.day) first = add_months(first, 1);
       y = first.year, m = first.month;
     }

@@ -133,6 +133,7 @@ class Composition {
   void add_time(const std::optional<Date>& named);
   static Date shift_unit(const Date& base, const std::string& unit, long k);
   bool colloquial_next_year(const Date& d) const;
+  bool past_feast_last_year(const Date& d) const;
   // Writes the value of the calendar unit containing d.
   void set_unit_value(const Date& d, const std::string& unit);
 

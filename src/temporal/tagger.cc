@@ -521,7 +521,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         if (!w) break;
         if (in_class_word(t, w, "DIRECTION_FUTURE")) ctx.direction = 1;
         else if (in_class_word(t, w, "DIRECTION_PAST")) ctx.direction = -1;
-        if (ctx.direction != 0 || w->start < harem_start - std::min<std::size_t>(harem_start, 24)) break;
+        else if (in_class_word(t, w, "TARGET_PREPOSITION")) {
+          // Not the second end of "de segunda para terça".
+          const auto prior = word_before(t, w->start);
+          ctx.target = !in_class_word(t, prior, "WEEKDAY") && !in_class_word(t, prior, "WEEKDAY_SHORT");
+          if (!ctx.target) break;
+        }
+        else if (k == 0 && in_class_word(t, w, "LEANS_FUTURE")) ctx.leans_future = true;
+        if (ctx.direction != 0 || ctx.target || w->start < harem_start - std::min<std::size_t>(harem_start, 24)) break;
         p = w->start;
       }
       // Multi-word cues ("a partir de", "até ao") end right before the start.

@@ -79,5 +79,65 @@ TEST(Genre, ScientificLeavesDeicticExpressionsUnresolved) {
             "2019-06-06");
 }
 
+// Everyday forms, on a Tuesday (Carnival Tuesday 2013): a weekday named on
+// its own day, weekends, prepositions that look ahead or back.
+constexpr Date kTuesday{2013, 2, 12};
+
+TEST(EverydayForms, AWeekdayMovedToWithPraOrParaIsAheadEvenInThePast) {
+  EXPECT_EQ(value_of(Genre::News, "A reunião ficou pra terça.", "terça", kTuesday), "2013-02-19");
+  EXPECT_EQ(value_of(Genre::News, "O jogo foi adiado para quinta.", "quinta", kTuesday), "2013-02-14");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Ficou pro dia 5.", "dia 5", kTuesday), "2013-03-05");
+}
+
+TEST(EverydayForms, ParaBeforeAMonthOrAfterAWeekdayDoesNotLookAhead) {
+  EXPECT_EQ(value_of(Genre::News, "Os números de emprego para janeiro continuaram a subir.", "janeiro", kTuesday),
+            "2013-01");
+  // "de segunda para terça": the second end of a night, told in the past.
+  EXPECT_EQ(value_of(Genre::News, "O assalto foi na noite de segunda para terça.", "terça", kTuesday),
+            "2013-02-12");
+}
+
+TEST(EverydayForms, DesdeAWeekdayOrADayOnOrBeforeItsDayLooksBack) {
+  EXPECT_EQ(value_of(Genre::News, "Ele não aparece desde terça.", "terça", kTuesday), "2013-02-05");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Está parado desde o dia 20.", "o dia 20", kTuesday), "2013-01-20");
+}
+
+TEST(EverydayForms, NewsKeepsAWeekdayNamedOnItsOwnDay) {
+  EXPECT_EQ(value_of(Genre::News, "O ministro disse terça-feira que vai recorrer.", "terça-feira", kTuesday),
+            "2013-02-12");
+  EXPECT_EQ(value_of(Genre::News, "As ações foram vendidas até terça-feira.", "terça-feira", kTuesday),
+            "2013-02-12");
+}
+
+TEST(EverydayForms, ColloquialTextsMoveAWeekdayNamedOnItsOwnDayByTense) {
+  EXPECT_EQ(value_of(Genre::Colloquial, "Terça tem jogo.", "Terça", kTuesday), "2013-02-19");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Até terça!", "terça", kTuesday), "2013-02-19");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Na terça fui ao médico.", "terça", kTuesday), "2013-02-05");
+  // "nesta terça" is today in every genre.
+  EXPECT_EQ(value_of(Genre::Colloquial, "Nesta terça o bloco desfila.", "terça", kTuesday), "2013-02-12");
+}
+
+TEST(EverydayForms, AWeekendAheadByTenseOrDemonstrativeAndBehindInThePast) {
+  EXPECT_EQ(value_of(Genre::Colloquial, "No fim de semana vamos pra praia.", "fim de semana", kTuesday),
+            "2013-W07-WE");
+  EXPECT_EQ(value_of(Genre::News, "Nesse fim de semana vai chover.", "fim de semana", kTuesday), "2013-W07-WE");
+  EXPECT_EQ(value_of(Genre::News, "No fim de semana choveu.", "fim de semana", kTuesday), "2013-W06-WE");
+  // On a Sunday "este fim de semana" is the one running.
+  EXPECT_EQ(value_of(Genre::News, "Este fim de semana está frio.", "Este fim de semana", Date{2013, 2, 17}),
+            "2013-W07-WE");
+}
+
+TEST(EverydayForms, AFeastStillAheadToldInThePastIsLastYears) {
+  EXPECT_EQ(value_of(Genre::News, "Na virada do ano choveu muito.", "virada do ano", kTuesday), "2012-12-31");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Vamos passar a virada do ano na praia.", "virada do ano", kTuesday),
+            "2013-12-31");
+}
+
+TEST(EverydayForms, TheNearFutureOfSpeechIsAFutureReference) {
+  EXPECT_EQ(value_of(Genre::Colloquial, "Daqui a pouco eu te ligo.", "Daqui a pouco", kTuesday), "FUTURE_REF");
+  EXPECT_EQ(value_of(Genre::Colloquial, "Já já eu chego aí.", "Já já", kTuesday), "FUTURE_REF");
+  EXPECT_EQ(value_of(Genre::News, "Há pouco saiu o resultado.", "Há pouco", kTuesday), "PAST_REF");
+}
+
 }  // namespace
 }  // namespace cronista::temporal
