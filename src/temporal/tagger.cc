@@ -522,10 +522,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         if (in_class_word(t, w, "DIRECTION_FUTURE")) ctx.direction = 1;
         else if (in_class_word(t, w, "DIRECTION_PAST")) ctx.direction = -1;
         else if (in_class_word(t, w, "TARGET_PREPOSITION")) {
-          // Not the second end of "de segunda para terça".
+          // Right before the expression and its prepositions ("pra quinta",
+          // "para a sexta", not "para expirar na sexta"); not the second end
+          // of "de segunda para terça".
+          const auto right_before = word_before(t, harem_start);
           const auto prior = word_before(t, w->start);
-          ctx.target = !in_class_word(t, prior, "WEEKDAY") && !in_class_word(t, prior, "WEEKDAY_SHORT");
-          if (!ctx.target) break;
+          ctx.target = (w->start >= harem_start || (right_before && right_before->start == w->start)) &&
+                       !in_class_word(t, prior, "WEEKDAY") && !in_class_word(t, prior, "WEEKDAY_SHORT");
+          break;
         }
         else if (k == 0 && in_class_word(t, w, "LEANS_FUTURE")) ctx.leans_future = true;
         if (ctx.direction != 0 || ctx.target || w->start < harem_start - std::min<std::size_t>(harem_start, 24)) break;
