@@ -2,6 +2,7 @@
 // resolves, against fixed document dates at week, month and year boundaries.
 #include <gtest/gtest.h>
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 
@@ -83,60 +84,81 @@ TEST(Genre, ScientificLeavesDeicticExpressionsUnresolved) {
 // its own day, weekends, prepositions that look ahead or back.
 constexpr Date kTuesday{2013, 2, 12};
 
+struct Reading {
+  Genre genre;
+  const char* text;
+  const char* what;
+  const char* value;
+  Date dct = kTuesday;
+};
+
+void expect_readings(std::initializer_list<Reading> readings) {
+  for (const Reading& r : readings) EXPECT_EQ(value_of(r.genre, r.text, r.what, r.dct), r.value) << r.text;
+}
+
 TEST(EverydayForms, AWeekdayMovedToWithPraOrParaIsAheadEvenInThePast) {
-  EXPECT_EQ(value_of(Genre::News, "A reunião ficou pra terça.", "terça", kTuesday), "2013-02-19");
-  EXPECT_EQ(value_of(Genre::News, "O jogo foi adiado para quinta.", "quinta", kTuesday), "2013-02-14");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Ficou pro dia 5.", "dia 5", kTuesday), "2013-03-05");
+  expect_readings({
+      {Genre::News, "A reunião ficou pra terça.", "terça", "2013-02-19"},
+      {Genre::News, "O jogo foi adiado para quinta.", "quinta", "2013-02-14"},
+      {Genre::Colloquial, "Ficou pro dia 5.", "dia 5", "2013-03-05"},
+  });
 }
 
 TEST(EverydayForms, ParaBeforeAMonthOrAfterAWeekdayDoesNotLookAhead) {
-  EXPECT_EQ(value_of(Genre::News, "Os números de emprego para janeiro continuaram a subir.", "janeiro", kTuesday),
-            "2013-01");
-  // "de segunda para terça": the second end of a night, told in the past.
-  EXPECT_EQ(value_of(Genre::News, "O assalto foi na noite de segunda para terça.", "terça", kTuesday),
-            "2013-02-12");
+  expect_readings({
+      {Genre::News, "Os números de emprego para janeiro continuaram a subir.", "janeiro", "2013-01"},
+      // "de segunda para terça": the second end of a night, told in the past.
+      {Genre::News, "O assalto foi na noite de segunda para terça.", "terça", "2013-02-12"},
+  });
 }
 
 TEST(EverydayForms, DesdeAWeekdayOrADayOnOrBeforeItsDayLooksBack) {
-  EXPECT_EQ(value_of(Genre::News, "Ele não aparece desde terça.", "terça", kTuesday), "2013-02-05");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Está parado desde o dia 20.", "o dia 20", kTuesday), "2013-01-20");
+  expect_readings({
+      {Genre::News, "Ele não aparece desde terça.", "terça", "2013-02-05"},
+      {Genre::Colloquial, "Está parado desde o dia 20.", "o dia 20", "2013-01-20"},
+  });
 }
 
 TEST(EverydayForms, NewsKeepsAWeekdayNamedOnItsOwnDay) {
-  EXPECT_EQ(value_of(Genre::News, "O ministro disse terça-feira que vai recorrer.", "terça-feira", kTuesday),
-            "2013-02-12");
-  EXPECT_EQ(value_of(Genre::News, "As ações foram vendidas até terça-feira.", "terça-feira", kTuesday),
-            "2013-02-12");
+  expect_readings({
+      {Genre::News, "O ministro disse terça-feira que vai recorrer.", "terça-feira", "2013-02-12"},
+      {Genre::News, "As ações foram vendidas até terça-feira.", "terça-feira", "2013-02-12"},
+  });
 }
 
 TEST(EverydayForms, ColloquialTextsMoveAWeekdayNamedOnItsOwnDayByTense) {
-  EXPECT_EQ(value_of(Genre::Colloquial, "Terça tem jogo.", "Terça", kTuesday), "2013-02-19");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Até terça!", "terça", kTuesday), "2013-02-19");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Na terça fui ao médico.", "terça", kTuesday), "2013-02-05");
-  // "nesta terça" is today in every genre.
-  EXPECT_EQ(value_of(Genre::Colloquial, "Nesta terça o bloco desfila.", "terça", kTuesday), "2013-02-12");
+  expect_readings({
+      {Genre::Colloquial, "Terça tem jogo.", "Terça", "2013-02-19"},
+      {Genre::Colloquial, "Até terça!", "terça", "2013-02-19"},
+      {Genre::Colloquial, "Na terça fui ao médico.", "terça", "2013-02-05"},
+      // "nesta terça" is today in every genre.
+      {Genre::Colloquial, "Nesta terça o bloco desfila.", "terça", "2013-02-12"},
+  });
 }
 
 TEST(EverydayForms, AWeekendAheadByTenseOrDemonstrativeAndBehindInThePast) {
-  EXPECT_EQ(value_of(Genre::Colloquial, "No fim de semana vamos pra praia.", "fim de semana", kTuesday),
-            "2013-W07-WE");
-  EXPECT_EQ(value_of(Genre::News, "Nesse fim de semana vai chover.", "fim de semana", kTuesday), "2013-W07-WE");
-  EXPECT_EQ(value_of(Genre::News, "No fim de semana choveu.", "fim de semana", kTuesday), "2013-W06-WE");
-  // On a Sunday "este fim de semana" is the one running.
-  EXPECT_EQ(value_of(Genre::News, "Este fim de semana está frio.", "Este fim de semana", Date{2013, 2, 17}),
-            "2013-W07-WE");
+  expect_readings({
+      {Genre::Colloquial, "No fim de semana vamos pra praia.", "fim de semana", "2013-W07-WE"},
+      {Genre::News, "Nesse fim de semana vai chover.", "fim de semana", "2013-W07-WE"},
+      {Genre::News, "No fim de semana choveu.", "fim de semana", "2013-W06-WE"},
+      // On a Sunday "este fim de semana" is the one running.
+      {Genre::News, "Este fim de semana está frio.", "Este fim de semana", "2013-W07-WE", Date{2013, 2, 17}},
+  });
 }
 
 TEST(EverydayForms, AFeastStillAheadToldInThePastIsLastYears) {
-  EXPECT_EQ(value_of(Genre::News, "Na virada do ano choveu muito.", "virada do ano", kTuesday), "2012-12-31");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Vamos passar a virada do ano na praia.", "virada do ano", kTuesday),
-            "2013-12-31");
+  expect_readings({
+      {Genre::News, "Na virada do ano choveu muito.", "virada do ano", "2012-12-31"},
+      {Genre::Colloquial, "Vamos passar a virada do ano na praia.", "virada do ano", "2013-12-31"},
+  });
 }
 
 TEST(EverydayForms, TheNearFutureOfSpeechIsAFutureReference) {
-  EXPECT_EQ(value_of(Genre::Colloquial, "Daqui a pouco eu te ligo.", "Daqui a pouco", kTuesday), "FUTURE_REF");
-  EXPECT_EQ(value_of(Genre::Colloquial, "Já já eu chego aí.", "Já já", kTuesday), "FUTURE_REF");
-  EXPECT_EQ(value_of(Genre::News, "Há pouco saiu o resultado.", "Há pouco", kTuesday), "PAST_REF");
+  expect_readings({
+      {Genre::Colloquial, "Daqui a pouco eu te ligo.", "Daqui a pouco", "FUTURE_REF"},
+      {Genre::Colloquial, "Já já eu chego aí.", "Já já", "FUTURE_REF"},
+      {Genre::News, "Há pouco saiu o resultado.", "Há pouco", "PAST_REF"},
+  });
 }
 
 }  // namespace
