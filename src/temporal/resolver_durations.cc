@@ -117,6 +117,9 @@ bool Composition::durations() {
       (f.ordinal == 1 || f.rel_kind != Facts::RelKind::None))
     duration = true;
   if (duration && f.year >= 0 && !f.quantified_unit && f.ordinal != 1) duration = false;
+  // "ao meio dia": the lexicon reads the named hour (CLOCKWORD), not half a
+  // unit; no unit is left to count, so it is the time of day.
+  if (duration && f.unit.empty() && f.hour >= 0) duration = false;
   // "chega em meia hora", "sai em cinco dias": a count of weeks, days or hours
   // after "em" in a clause not in the past is the instant it ends; "fez o
   // exame em meia hora" is a duration.
