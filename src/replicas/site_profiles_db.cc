@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "replicas/pair_evidence.h"
+#include "replicas/shingles.h"
 #include "revisit/content_signature.h"
 
 namespace cronista::replicas {
@@ -63,6 +64,7 @@ Result<SiteProfiles> read_site_profiles(store::Database& db) {
         page.content = sig.exact;
         page.simhash = sig.simhash;
         page.words = sig.words;
+        page.sketch = shingle_sketch(st->column_text(2));
       }
       doc_site[st->column_int(0)] = authority;
       site(authority).pages.push_back(std::move(page));

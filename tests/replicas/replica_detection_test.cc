@@ -13,6 +13,7 @@
 #include "replicas/host_name.h"
 #include "replicas/pair_evidence.h"
 #include "replicas/replica_detection.h"
+#include "replicas/shingles.h"
 #include "revisit/content_signature.h"
 #include "temporal/edit_distance.h"
 #include "test_support.h"
@@ -54,7 +55,7 @@ std::string article(int family, int n, int version = 0) {
 
 SitePage page(const std::string& path, const std::string& text) {
   const auto sig = revisit::content_signature(text);
-  return SitePage{path, sig.exact, sig.simhash, sig.words};
+  return SitePage{path, sig.exact, sig.simhash, sig.words, shingle_sketch(text)};
 }
 
 struct Web {
