@@ -74,12 +74,21 @@ ReplicaReport detect_replicas(const std::vector<SiteProfile>& sites) {
   // Clusters of the pairs judged replicas.
   UnionFind uf(sites.size());
   std::map<std::pair<std::size_t, std::size_t>, const ScoredPair*> by_pair;
-  std::vector<bool> prefix_copy(sites.size(), false);
+  // Never canonical: a copy under a prefix, and a copy lacking a tenth or
+  // more of the pages of a host it replicates (its canonical would leave
+  // those pages out).
+  std::vector<bool> prefix_copy(sites.size(), false), lesser_copy(sites.size(), false);
   for (const auto& p : report.pairs) {
     by_pair[{p.evidence.a, p.evidence.b}] = &p;
     if (p.score.score < 0.5) continue;
     uf.unite(p.evidence.a, p.evidence.b);
-    if (!p.evidence.prefix.empty()) prefix_copy[p.evidence.prefix_on_a ? p.evidence.a : p.evidence.b] = true;
+    if (!p.evidence.prefix.empty()) {
+      prefix_copy[p.evidence.prefix_on_a ? p.evidence.a : p.evidence.b] = true;
+      continue;
+    }
+    const std::size_t na = sites[p.evidence.a].pages.size(), nb = sites[p.evidence.b].pages.size();
+    if (10 * na < 9 * nb) lesser_copy[p.evidence.a] = true;
+    if (10 * nb < 9 * na) lesser_copy[p.evidence.b] = true;
   }
   std::map<std::size_t, std::vector<std::size_t>> groups;
   for (std::size_t s = 0; s < sites.size(); ++s) groups[uf.find(s)].push_back(s);
@@ -87,6 +96,7 @@ ReplicaReport detect_replicas(const std::vector<SiteProfile>& sites) {
     if (members.size() < 2) continue;
     auto better = [&](std::size_t x, std::size_t y) {
       if (prefix_copy[x] != prefix_copy[y]) return !prefix_copy[x];
+      if (lesser_copy[x] != lesser_copy[y]) return !lesser_copy[x];
       if (sites[x].backlinks != sites[y].backlinks) return sites[x].backlinks > sites[y].backlinks;
       if (sites[x].first_seen != sites[y].first_seen) return sites[x].first_seen < sites[y].first_seen;
       const bool wx = has_www(index.name(x)), wy = has_www(index.name(y));

@@ -9,7 +9,9 @@
 // hosting). Pairs scoring 0.5 or more join clusters (union-find). A cluster's canonical host has the most backlinks,
 // then was seen first, then has no "www."; a site that copies another under
 // a path prefix is never canonical, and only its pages under the prefix are
-// the replica.
+// the replica; nor is a copy holding under nine tenths of the pages of a
+// host it replicates (a partial or stale copy), which would leave the
+// missing pages out.
 #pragma once
 
 #include <string>

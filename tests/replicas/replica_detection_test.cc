@@ -156,6 +156,15 @@ TEST_F(ReplicaWeb, EveryKindOfReplicaJoinsTheOriginalWithItsKind) {
   EXPECT_EQ(kinds.size(), 5u);
 }
 
+TEST_F(ReplicaWeb, APartialCopyIsNeverCanonicalEvenWithTheMostBacklinksAndSeenFirst) {
+  web_.sites[idx_["partial"]].backlinks = 1000;
+  web_.sites[idx_["partial"]].first_seen = -1;
+  const auto report = detect_replicas(web_.sites);
+  const ReplicaCluster* c = cluster_of(report, idx_["partial"]);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->canonical, idx_["orig"]);
+}
+
 TEST_F(ReplicaWeb, HardNegativesAreNeverMerged) {
   const auto report = detect_replicas(web_.sites);
   for (const char* negative : {"shared_a", "shared_b", "syndicated"})
