@@ -161,36 +161,38 @@ Result<ReplicaEvaluation> evaluate_replicas(const ReplicaTruth& truth, const std
   e.detector = rank_figures(by_detector);
   e.normpaths = rank_figures(by_normpaths);
 
+  // Two hosts of the truth as the crawl saw them: both crawled, merged, their pair.
+  struct Judged {
+    bool crawled = false, merged = false;
+    const replicas::ScoredPair* pair = nullptr;
+    std::size_t b = 0;
+  };
+  auto judge = [&](const std::string& x, const std::string& y) {
+    Judged j;
+    const auto a = index.find(x), b = index.find(y);
+    j.crawled = a != index.end() && b != index.end();
+    if (!j.crawled) return j;
+    j.merged = detected[a->second] == detected[b->second];
+    j.pair = pair_of(a->second, b->second);
+    j.b = b->second;
+    return j;
+  };
   for (const auto& c : truth.clusters)
     for (const auto& m : c.replicas) {
       ReplicaEvaluation::Found f;
       f.canonical = c.canonical;
       f.replica = m.authority;
       f.kind = m.kind;
-      const auto a = index.find(c.canonical), b = index.find(m.authority);
-      f.crawled = a != index.end() && b != index.end();
-      if (f.crawled) {
-        f.found = detected[a->second] == detected[b->second];
-        if (const auto* p = pair_of(a->second, b->second)) {
-          f.score = p->score.score;
-          f.normpaths = p->normpaths;
-        }
-        if (auto k = detected_kind.find(b->second); k != detected_kind.end() && f.found) f.detected_kind = k->second;
-      }
+      const Judged j = judge(c.canonical, m.authority);
+      f.crawled = j.crawled;
+      f.found = j.merged;
+      if (j.pair) f.score = j.pair->score.score, f.normpaths = j.pair->normpaths;
+      if (auto k = detected_kind.find(j.b); f.found && k != detected_kind.end()) f.detected_kind = k->second;
       e.replicas.push_back(f);
     }
   for (const auto& n : truth.hard_negatives) {
-    ReplicaEvaluation::NegativeOutcome o;
-    o.a = n.a;
-    o.b = n.b;
-    o.kind = n.kind;
-    const auto a = index.find(n.a), b = index.find(n.b);
-    o.crawled = a != index.end() && b != index.end();
-    if (o.crawled) {
-      o.merged = detected[a->second] == detected[b->second];
-      if (const auto* p = pair_of(a->second, b->second)) o.score = p->score.score;
-    }
-    e.hard_negatives.push_back(o);
+    const Judged j = judge(n.a, n.b);
+    e.hard_negatives.push_back({n.a, n.b, n.kind, j.crawled, j.merged, j.pair ? j.pair->score.score : 0.0});
   }
 
   // Unique pages a crawl following the decisions would leave out.

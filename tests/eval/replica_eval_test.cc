@@ -11,6 +11,7 @@
 
 #include "sampleweb/sample_web.h"
 #include "sampleweb/sample_web_server.h"
+#include "sampleweb/sample_web_support.h"
 #include "test_support.h"
 
 namespace cronista::eval {
@@ -184,12 +185,7 @@ TEST(ReplicaEvalCommand, ABadTruthFileIsAOneLineError) {
 TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
   TempDir tmp;
   const int port = cronista::testing::free_loopback_port("127.0.0.9");
-  sampleweb::SampleWebOptions o;
-  o.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
-  o.out_dir = (tmp / "web").string();
-  o.pages = 200;
-  o.seed = 3;
-  o.port = port;
+  sampleweb::SampleWebOptions o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
   o.replicas = true;
   ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
   sampleweb::SampleWebServerOptions so;

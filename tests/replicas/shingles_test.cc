@@ -13,13 +13,7 @@
 namespace cronista::replicas {
 namespace {
 
-std::vector<std::string> filler() {
-  std::vector<std::string> out;
-  std::ifstream in(cronista::testing::source_dir() + "/corpora/sample-web/filler.txt");
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') out.push_back(line);
-  return out;
-}
+std::vector<std::string> filler() { return cronista::testing::sample_web_filler(); }
 
 std::string join(const std::vector<std::string>& s, std::initializer_list<std::size_t> picks) {
   std::string out;

@@ -14,6 +14,7 @@
 
 #include "sampleweb/sample_web.h"
 #include "sampleweb/sample_web_server.h"
+#include "sampleweb/sample_web_support.h"
 #include "test_support.h"
 
 namespace cronista::sampleweb {
@@ -24,12 +25,7 @@ using cronista::testing::read_file;
 using cronista::testing::TempDir;
 
 SampleWebOptions replica_web(const fs::path& out, std::uint64_t seed = 1, int port = 18124) {
-  SampleWebOptions o;
-  o.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
-  o.out_dir = out.string();
-  o.pages = 200;
-  o.seed = seed;
-  o.port = port;
+  SampleWebOptions o = cronista::testing::sample_web_options(out, 200, seed, port);
   o.replicas = true;
   return o;
 }
