@@ -1,4 +1,4 @@
-// Test helpers shared by the tests that generate a sample web.
+// What the tests that generate a sample web share: their options.
 #pragma once
 
 #include <cstdint>
