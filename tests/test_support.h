@@ -86,6 +86,16 @@ inline int free_loopback_port(const char* address = "127.0.0.2") {
 inline std::string source_dir() { return CRONISTA_SOURCE_DIR; }
 inline std::string cronista_binary() { return CRONISTA_BINARY; }
 
+// The sample web's filler sentences (corpora/sample-web/filler.txt): real
+// Portuguese text for tests to build pages from.
+inline std::vector<std::string> sample_web_filler() {
+  std::vector<std::string> out;
+  std::ifstream in(source_dir() + "/corpora/sample-web/filler.txt");
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') out.push_back(line);
+  return out;
+}
+
 // ../shared/data beside the checkout, or $CRONISTA_SHARED_DATA; empty if absent.
 inline std::string shared_data_dir() {
   if (const char* env = std::getenv("CRONISTA_SHARED_DATA"); env && *env) return env;

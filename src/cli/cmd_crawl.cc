@@ -35,6 +35,7 @@ void on_signal(int sig) {
 }
 
 struct CrawlArgs {
+  std::string resolve_file;
   std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
   std::string genre = "news";
   std::vector<std::string> urls, allow_hosts;
@@ -85,6 +86,9 @@ void configure(CLI::App& app, CrawlArgs& a) {
             return why ? "--resolve '" + v + "': " + *why : std::string();
           },
           "HOST:PORT:ADDRESS"));
+  app.add_option("--resolve-file", a.resolve_file,
+                 "file of --resolve entries, one HOST:PORT:ADDRESS a line ('#' comments), as `sample-web generate "
+                 "--replicas` writes in resolve.txt");
   app.add_option("--max-depth", o.max_depth, "do not follow links deeper than this (seeds are 0; -1: no limit)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
@@ -209,7 +213,7 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
 // name files made absolute, so that the crawl resumes from any folder.
 std::vector<std::string> recorded_args(const std::vector<std::string>& given) {
   static const std::set<std::string> kPathOptions = {"--db", "--warc", "--order-out", "--seeds", "--ca-file",
-                                                     "--home", "--resources", "--patterns"};
+                                                     "--home", "--resources", "--patterns", "--resolve-file"};
   auto absolute = [](const std::string& path) {
     std::error_code ec;
     const auto a = std::filesystem::absolute(path, ec);
@@ -302,6 +306,22 @@ int cmd_crawl(int argc, char** argv) {
       std::size_t b = line.find_first_not_of(" \t");
       if (b == std::string::npos || line[b] == '#') continue;
       a.urls.push_back(line.substr(b));
+    }
+  }
+  if (!a.resolve_file.empty()) {
+    std::ifstream in(a.resolve_file);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(a.resolve_file, ec))
+      return fail("crawl", "cannot read --resolve-file '" + a.resolve_file + "'");
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+      const std::size_t b = line.find_first_not_of(" \t");
+      if (b == std::string::npos || line[b] == '#') continue;
+      if (const auto why = crawler::invalid_resolve_entry(line.substr(b)))
+        return fail("crawl", "--resolve-file " + a.resolve_file + ":" + std::to_string(n) + ": '" + line.substr(b) +
+                                 "': " + *why, kExitUsage);
+      o.resolve.push_back(line.substr(b));
     }
   }
   if (a.urls.empty()) return fail("crawl", "no seeds: give URLs or --seeds FILE", kExitUsage);

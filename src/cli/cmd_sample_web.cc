@@ -30,7 +30,7 @@ int run_serve(const sampleweb::SampleWebServerOptions& options, const std::strin
   if (!server) return fail("sample-web", server.status().message());
   if (Status st = (*server)->start(); !st.ok()) return fail("sample-web", st.message());
   const auto addresses = (*server)->addresses();
-  const std::string line = "serving " + std::to_string(addresses.size()) + " hosts on " + addresses.front() +
+  const std::string line = "serving " + std::to_string((*server)->host_count()) + " hosts on " + addresses.front() +
                            (addresses.size() > 1 ? "-" + addresses.back() : std::string()) + " port " +
                            std::to_string((*server)->port());
   if (!pid_file.empty()) {
@@ -77,6 +77,9 @@ int cmd_sample_web(int argc, char** argv) {
   auto* living = gen->add_flag("--living", g.living, "also write living.jsonl: pages that change at known times, news that appears");
   gen->add_option("--duration", g.living_horizon_s, "with --living: seconds the changes run for")
       ->capture_default_str()->check(CLI::Range(1.0, 604800.0))->needs(living);
+  gen->add_flag("--replicas", g.replicas,
+                "also write the replica web: named hosts (mirrors of each kind and sites that are not) with "
+                "replicas.json, resolve.txt, hosts.replicas and seeds-replicas.txt");
   serve->add_option("--root", s.root, "folder written by 'sample-web generate'")->required();
   serve->add_option("--hosts", s.hosts, "serve only the first N hosts (default: all)")->check(CLI::Range(0, 250));
   serve->add_option("--port", s.port, "port (default: the one the web was generated for, 18080 by default)")
@@ -99,6 +102,11 @@ int cmd_sample_web(int argc, char** argv) {
     std::cerr << "sample web in " << g.out_dir << ": " << summary->hosts << " hosts, " << summary->pages
               << " pages, " << summary->redirects << " redirects; relevant: " << summary->relevant_1939_1945
               << " for 1939-1945, " << summary->relevant_2001 << " for 2001\n";
+    if (g.replicas)
+      std::cerr << "replica web: " << summary->replica_hosts << " named hosts, " << summary->replica_pages << " pages, "
+                << summary->replica_clusters << " clusters of " << summary->replicas << " replicas, "
+                << summary->replica_negatives << " hard-negative pairs (replicas.json; crawl with --resolve-file "
+                << g.out_dir << "/resolve.txt)\n";
     if (g.living)
       std::cerr << "living web: " << summary->living_pages << " pages changing " << summary->living_changes
                 << " times and " << summary->living_new_articles << " new articles in " << g.living_horizon_s

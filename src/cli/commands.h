@@ -16,5 +16,6 @@ int cmd_eval_crawl(int argc, char** argv);
 int cmd_eval_revisit(int argc, char** argv);
 int cmd_sample_web(int argc, char** argv);
 int cmd_replicas(int argc, char** argv);
+int cmd_eval_replicas(int argc, char** argv);
 
 }  // namespace cronista::cli

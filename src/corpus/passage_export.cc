@@ -40,15 +40,6 @@ Status query_error(const Statement& st) {
   return st.status().ok() ? Status::Ok() : Status::Error("export: " + st.status().message());
 }
 
-Result<bool> has_column(Database& db, std::string_view table, std::string_view column) {
-  auto st = db.prepare("SELECT 1 FROM pragma_table_info('" + std::string(table) + "') WHERE name = '" +
-                       std::string(column) + "'");
-  if (!st.ok()) return st.status();
-  const bool found = st->step();
-  if (Status s = query_error(*st); !s.ok()) return s;
-  return found;
-}
-
 int year_of_day(std::int64_t day) {
   return temporal::Date::from_day_number(static_cast<temporal::DayNumber>(day)).year;
 }
@@ -222,7 +213,7 @@ class PassageReader {
     auto docs = db_.has_table("segments");
     if (!docs.ok()) return docs.status();
     if (!*docs) return Status::Error("'" + db_.path() + "' holds no analysed documents (not a crawl or collection database)");
-    auto text = has_column(db_, "segments", "text");
+    auto text = db_.has_column("segments", "text");
     if (!text.ok()) return text.status();
     if (o_.in_scope_only) {
       auto st = db_.prepare("SELECT 1 FROM segments WHERE in_scope IS NOT NULL LIMIT 1");

@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS hosts (
   origin TEXT NOT NULL,
   robots_outcome TEXT,
   robots_fetched_at TEXT,
-  crawl_delay_ms INTEGER
+  crawl_delay_ms INTEGER,
+  address TEXT
 );
 CREATE TABLE IF NOT EXISTS urls (
   id INTEGER PRIMARY KEY,
@@ -187,7 +188,7 @@ class CrawlStore::Spill : public FrontierSpill {
 
 struct CrawlStore::Statements {
   store::Statement insert_host, update_host, insert_url, insert_frontier, update_backlinks, update_priority,
-      remove_frontier, update_state, insert_page, insert_redirect, insert_history, url_id;
+      remove_frontier, update_state, insert_page, insert_redirect, insert_history, url_id, update_address;
 };
 
 Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path, const CrawlStoreOptions& options) {
@@ -209,6 +210,15 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
   if (Status st = store::AnalysisStore::record_genre(s->db_, options.genre); !st.ok()) return st;
   if (Status st = s->db_.exec(kCrawlSchema); !st.ok())
     return Status::Error("database '" + db_path + "': " + st.message());
+  {
+    // A crawl written before hosts.address existed gains it (NULL until the
+    // host answers again).
+    auto address = s->db_.has_column("hosts", "address");
+    if (!address.ok()) return Status::Error("database '" + db_path + "': " + address.status().message());
+    if (!*address)
+      if (Status st = s->db_.exec("ALTER TABLE hosts ADD COLUMN address TEXT"); !st.ok())
+        return Status::Error("database '" + db_path + "': " + st.message());
+  }
   {
     auto get = s->db_.prepare("SELECT value FROM crawl_meta WHERE key = 'schema_version'");
     if (!get.ok()) return get.status();
@@ -362,6 +372,8 @@ Status CrawlStore::prepare_statements() {
       {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
       {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
       {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
+      {&st_->update_address,
+       "UPDATE hosts SET address = ?1 WHERE id = (SELECT host_id FROM urls WHERE id = ?2) AND address IS NOT ?1"},
   };
   for (Item& it : items) {
     auto st = db_.prepare(it.sql);
@@ -593,6 +605,8 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   if (doc_id) ip.bind(29, *doc_id); else ip.bind_null(29);
   if (Status r = ip.run(); !r.ok()) return r;
   const std::int64_t page_id = db_.last_insert_id();
+  if (!p.ip.empty() && page_url_id)
+    if (Status r = s.update_address.bind(1, p.ip).bind(2, page_url_id).run(); !r.ok()) return r;
   if (!p.redirect_to.empty()) {
     if (Status r = s.insert_redirect.bind(1, page_id).bind(2, p.url).bind(3, p.redirect_to)
                        .bind(4, static_cast<std::int64_t>(p.status)).run();

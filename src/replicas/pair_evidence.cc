@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "replicas/shingles.h"
 #include "temporal/edit_distance.h"
 
 namespace cronista::replicas {
@@ -105,6 +106,12 @@ bool ReplicaIndex::near_equal(const SitePage& x, const SitePage& y) const {
   if (x.content == 0 || y.content == 0) return false;
   if (x.content == y.content) return true;
   return x.words >= 50 && y.words >= 50 && std::popcount(x.simhash ^ y.simhash) <= kNearBits;
+}
+
+bool ReplicaIndex::same_document(const SitePage& x, const SitePage& y) const {
+  if (near_equal(x, y)) return true;
+  return x.words >= kMinWordsForContent && y.words >= kMinWordsForContent &&
+         resemblance(x.sketch, y.sketch) >= kVersionResemblance;
 }
 
 void ReplicaIndex::find_prefix(std::size_t a, std::size_t b, PairEvidence* ev) const {
@@ -207,7 +214,12 @@ PairEvidence ReplicaIndex::evidence(std::size_t a, std::size_t b) const {
     dot += w * w;
     ++ev.shared_paths;
     const SitePage &x = sites_[orig].pages[in_orig->second], &y = sites_[copy].pages[page_copy];
-    if (near_equal(x, y)) ++ev.near_equal_shared;
+    if (near_equal(x, y)) {
+      ++ev.near_equal_shared;
+    } else if (same_document(x, y)) {
+      ++ev.near_equal_shared;
+      ++ev.versions_shared;
+    }
   }
   f.path_cosine = norm_orig > 0 && norm_copy > 0 ? dot / std::sqrt(norm_orig * norm_copy) : 0;
   f.shared_path_text = ev.shared_paths ? static_cast<double>(ev.near_equal_shared) / static_cast<double>(ev.shared_paths) : 0;
@@ -223,6 +235,16 @@ PairEvidence ReplicaIndex::evidence(std::size_t a, std::size_t b) const {
     bool found = false;
     if (auto it = text_pages_.find(p.content); it != text_pages_.end())
       found = std::any_of(it->second.begin(), it->second.end(), [&](const PageRef& r) { return r.site == large; });
+    // The page at the same path of the other site (its prefix mapped), in another version.
+    if (!found) {
+      std::string there = p.path;
+      if (!ev.prefix.empty()) {
+        if (small == copy && p.path.starts_with(ev.prefix)) there = p.path.substr(ev.prefix.size());
+        if (small == orig) there = ev.prefix + p.path;
+      }
+      if (auto it = path_index_[large].find(there); it != path_index_[large].end())
+        found = same_document(p, sites_[large].pages[it->second]);
+    }
     for (int band = 0; band < 4 && !found && p.words >= 50; ++band) {
       const auto it = bands_.find({band, static_cast<std::uint16_t>(p.simhash >> (16 * band))});
       if (it == bands_.end() || it->second.size() > kMaxBucket) continue;

@@ -33,6 +33,12 @@ namespace cronista::replicas {
 
 inline constexpr std::size_t kMaxPathSites = 100;
 inline constexpr int kNearBits = 3;
+// Two pages at the same path (after a prefix mapping) are versions of one
+// document when their shingle resemblance (shingles.h) is at least this: a
+// text that lost or gained a sentence in ten keeps about 0.85, an unrelated
+// text on the same subject shares a clause. Without the same path only
+// near-equal texts (kNearBits) count.
+inline constexpr double kVersionResemblance = 0.5;
 inline constexpr std::uint32_t kMinWordsForContent = 20;  // shorter texts prove nothing
 
 struct PairFeatures {
@@ -45,8 +51,8 @@ struct PairFeatures {
   // NormPaths' rsim over (path, text) tuples, divided by the smaller site's page count.
   double rsim = 0;
   // Ours.
-  double shared_path_text = 0;  // of the shared paths, the share whose texts are near-equal
-  double text_coverage = 0;     // of the smaller site's texts, the share found in the other
+  double shared_path_text = 0;  // of the shared paths, the share whose texts are near-equal or versions of one
+  double text_coverage = 0;     // of the smaller site's texts, the share found in the other (or a version at its path)
   double outlink_overlap = 0;   // Jaccard of the hosts linked (each site's own host as one token)
   double same_robots = 0;       // 1 when both robots.txt are known and equal
   double redirect = 0;          // 1 when one redirects to the other
@@ -63,7 +69,8 @@ struct PairEvidence {
   std::size_t a = 0, b = 0;  // site indices, a < b
   PairFeatures features;
   std::size_t shared_paths = 0;
-  std::size_t near_equal_shared = 0;
+  std::size_t near_equal_shared = 0;  // shared paths whose texts are near-equal or versions of one
+  std::size_t versions_shared = 0;    // of those, versions only (not near-equal)
   std::size_t text_twins = 0;  // pages of the smaller site with a text twin in the other
   std::string prefix;          // "/espelho" when b (or a, see prefix_on_a) copies the other under it
   bool prefix_on_a = false;
@@ -92,6 +99,8 @@ class ReplicaIndex {
     std::uint32_t page;
   };
   bool near_equal(const SitePage& x, const SitePage& y) const;
+  // near_equal, or versions of one document (kVersionResemblance) — for pages at the same path.
+  bool same_document(const SitePage& x, const SitePage& y) const;
   // A path prefix under which one site's pages repeat the other's.
   void find_prefix(std::size_t a, std::size_t b, PairEvidence* ev) const;
 

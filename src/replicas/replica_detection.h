@@ -5,11 +5,13 @@
 // public suffix only, a whole-host redirect, or at least 10 shared paths
 // whose texts are near-equal for 95% of them covering 90% of the smaller
 // site. Obvious negatives: no text in common anywhere, no near-equal shared
-// path, no address group, no name relation. Pairs scoring 0.5 or more join
-// clusters (union-find). A cluster's canonical host has the most backlinks,
+// path, no name relation (an address shared without any text is virtual
+// hosting). Pairs scoring 0.5 or more join clusters (union-find). A cluster's canonical host has the most backlinks,
 // then was seen first, then has no "www."; a site that copies another under
 // a path prefix is never canonical, and only its pages under the prefix are
-// the replica.
+// the replica; nor is a copy holding under nine tenths of the pages of a
+// host it replicates (a partial or stale copy), which would leave the
+// missing pages out.
 #pragma once
 
 #include <string>

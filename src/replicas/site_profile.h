@@ -16,6 +16,7 @@ struct SitePage {
   std::uint64_t content = 0;  // exact signature of the main text (0: none)
   std::uint64_t simhash = 0;  // its 64-bit simhash
   std::uint32_t words = 0;    // words in the main text
+  std::vector<std::uint64_t> sketch;  // its shingles' bottom-k sketch (shingles.h); empty when unknown
 };
 
 struct SiteProfile {

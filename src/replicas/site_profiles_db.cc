@@ -6,22 +6,10 @@
 #include <unordered_map>
 
 #include "replicas/pair_evidence.h"
+#include "replicas/shingles.h"
 #include "revisit/content_signature.h"
 
 namespace cronista::replicas {
-namespace {
-
-Result<bool> has_column(store::Database& db, const std::string& table, const std::string& column) {
-  auto st = db.prepare("SELECT 1 FROM pragma_table_info('" + table + "') WHERE name = ?");
-  if (!st.ok()) return st.status();
-  st->bind(1, column);
-  const bool found = st->step();
-  if (!found && !st->status().ok()) return st->status();
-  return found;
-}
-
-}  // namespace
-
 bool split_url(const std::string& url, std::string* authority, std::string* path) {
   const auto scheme = url.find("://");
   if (scheme == std::string::npos) return false;
@@ -39,7 +27,7 @@ Result<SiteProfiles> read_site_profiles(store::Database& db) {
   auto has_docs = db.has_table("documents");
   if (!has_docs.ok()) return has_docs.status();
   if (!*has_docs) return Result<SiteProfiles>::Error("database '" + db.path() + "' holds no analysed documents");
-  auto text_col = has_column(db, "segments", "text");
+  auto text_col = db.has_column("segments", "text");
   if (!text_col.ok()) return text_col.status();
   auto crawl = db.has_table("pages");
   if (!crawl.ok()) return crawl.status();
@@ -76,6 +64,7 @@ Result<SiteProfiles> read_site_profiles(store::Database& db) {
         page.content = sig.exact;
         page.simhash = sig.simhash;
         page.words = sig.words;
+        page.sketch = shingle_sketch(st->column_text(2));
       }
       doc_site[st->column_int(0)] = authority;
       site(authority).pages.push_back(std::move(page));
@@ -143,7 +132,7 @@ Result<SiteProfiles> read_site_profiles(store::Database& db) {
           if (auto it = site_of.find(pair.first); it != site_of.end())
             out.sites[it->second].redirects_to.push_back(pair.second);
     }
-    auto addr = has_column(db, "hosts", "address");
+    auto addr = db.has_column("hosts", "address");
     if (addr.ok() && *addr) {
       auto hs = db.prepare("SELECT authority, address FROM hosts WHERE address IS NOT NULL");
       if (hs.ok())

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "sampleweb/sample_web_generator.h"
+#include "sampleweb/sample_web_replicas.h"
 #include "temporal/tagger.h"
 
 namespace cronista::sampleweb {
@@ -69,6 +70,15 @@ Result<SampleWebSummary> Generator::run() {
   if (Status st = write_all(&summary); !st.ok()) return st;
   if (o_.living)
     if (Status st = write_living(&summary); !st.ok()) return st;
+  if (o_.replicas) {
+    auto r = write_replica_web(c_, o_, o_.first_host + kSiteCount);
+    if (!r) return r.status();
+    summary.replica_hosts = r->hosts;
+    summary.replica_pages = r->pages;
+    summary.replica_clusters = r->clusters;
+    summary.replicas = r->replicas;
+    summary.replica_negatives = r->hard_negatives;
+  }
   return summary;
 }
 
@@ -79,7 +89,8 @@ Result<SampleWebSummary> generate_sample_web(const SampleWebOptions& options) {
   if (options.living && !(options.living_horizon_s >= 1 && options.living_horizon_s <= 7 * 86400))
     return Result<SampleWebSummary>::Error("--duration must be 1-604800 seconds");
   if (options.port < 1 || options.port > 65535) return Result<SampleWebSummary>::Error("--port must be 1-65535");
-  if (options.first_host < 2 || options.first_host + gen::kSiteCount > 255)
+  if (options.first_host < 2 ||
+      options.first_host + gen::kSiteCount + (options.replicas ? kReplicaWebAddresses : 0) > 255)
     return Result<SampleWebSummary>::Error("first host address out of range");
   auto corpus = SampleCorpus::load(options.corpora_dir.empty() ? default_sample_corpora_dir() : options.corpora_dir);
   if (!corpus) return corpus.status();

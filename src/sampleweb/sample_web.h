@@ -34,6 +34,10 @@ struct SampleWebOptions {
   // static files are the same bytes with or without it.
   bool living = false;
   double living_horizon_s = 3600;
+  // Also write the replica web (sample_web_replicas.h): named hosts on the
+  // addresses after the sample web's, some replicas of others, with
+  // replicas.json; the rest of the web is the same bytes with or without it.
+  bool replicas = false;
 };
 
 struct SampleWebSummary {
@@ -46,6 +50,8 @@ struct SampleWebSummary {
   int living_pages = 0;
   int living_changes = 0;
   int living_new_articles = 0;
+  // With --replicas: named hosts, their pages, replica clusters, replicas, hard-negative pairs.
+  int replica_hosts = 0, replica_pages = 0, replica_clusters = 0, replicas = 0, replica_negatives = 0;
 };
 
 // Writes the web into options.out_dir (created if missing; files of an

@@ -5,6 +5,7 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -36,6 +37,7 @@ struct Route {
 struct Host {
   std::string name;
   std::string address;
+  std::string authority;  // "memoria-lusa.pt:18080": what Host names on a shared address
   fs::path dir;
   std::map<std::string, Route> routes;       // exact paths
   std::map<std::string, Route> trap_prefix;  // "/calendario/" → template
@@ -86,6 +88,8 @@ struct SampleWebServer::Impl {
   SampleWebServerOptions options;
   int port = 0;
   std::vector<Host> hosts;
+  // Distinct addresses in order of first appearance, each with its hosts.
+  std::vector<std::pair<std::string, std::vector<const Host*>>> by_address;
   std::vector<std::unique_ptr<httplib::Server>> servers;
   std::vector<std::thread> threads;
   std::mutex log_mutex;
@@ -95,6 +99,19 @@ struct SampleWebServer::Impl {
   std::ofstream request_log;
   std::string log_buffer;
   std::chrono::steady_clock::time_point last_flush;
+
+  // The host a request names in its Host header among those sharing an
+  // address (named virtual hosts); an address alone serves its first host.
+  static const Host& pick(const std::vector<const Host*>& hosts, const httplib::Request& req) {
+    if (hosts.size() > 1) {
+      std::string name = req.get_header_value("Host");
+      for (char& ch : name)
+        if (ch >= 'A' && ch <= 'Z') ch = static_cast<char>(ch - 'A' + 'a');
+      for (const Host* h : hosts)
+        if (name == h->authority || name == h->name) return *h;
+    }
+    return *hosts.front();
+  }
 
   void handle(const Host& h, const httplib::Request& req, httplib::Response& res) {
     const std::int64_t t =
@@ -190,6 +207,7 @@ Result<std::unique_ptr<SampleWebServer>> SampleWebServer::load(const SampleWebSe
     Host host;
     host.name = h.value("name", "");
     host.address = h.value("address", "");
+    host.authority = h.value("authority", "");
     host.dir = root / "sites" / host.name;
     auto routes = slurp(host.dir / "routes.tsv");
     if (!routes) return routes.status();
@@ -232,6 +250,12 @@ Result<std::unique_ptr<SampleWebServer>> SampleWebServer::load(const SampleWebSe
     impl.hosts.push_back(std::move(host));
   }
   if (impl.hosts.empty()) return R::Error("'" + (root / "web.json").string() + "' lists no hosts");
+  for (const Host& h : impl.hosts) {
+    auto it = std::find_if(impl.by_address.begin(), impl.by_address.end(),
+                           [&](const auto& a) { return a.first == h.address; });
+    if (it == impl.by_address.end()) it = impl.by_address.insert(impl.by_address.end(), {h.address, {}});
+    it->second.push_back(&h);
+  }
   if (options.living) {
     if (options.hosts > 0 && options.hosts < static_cast<int>(web["hosts"].size()))
       return R::Error("the living web is served whole: --hosts cannot be combined with --living");
@@ -272,7 +296,7 @@ Status SampleWebServer::start() {
                      << "\tliving=" << (impl.living ? 1 : 0) << "\n# t_ms\thost\ttarget\tstatus\tversion\n";
     impl.request_log.flush();
   }
-  for (const Host& h : impl.hosts) {
+  for (const auto& [address, hosts] : impl.by_address) {
     auto s = std::make_unique<httplib::Server>();
     const int threads = std::max(1, impl.options.threads_per_host);
     s->new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
@@ -282,13 +306,17 @@ Status SampleWebServer::start() {
     // algorithm holds the body until the client's delayed ACK, some tens of
     // milliseconds per request on a kept-alive connection.
     s->set_tcp_nodelay(true);
-    const Host* host = &h;
+    const std::vector<const Host*>* on_address = &hosts;
     Impl* self = &impl;
-    s->Get(".*", [self, host](const httplib::Request& req, httplib::Response& res) { self->handle(*host, req, res); });
+    s->Get(".*", [self, on_address](const httplib::Request& req, httplib::Response& res) {
+      self->handle(Impl::pick(*on_address, req), req, res);
+    });
     if (impl.options.log) {
-      s->set_logger([self, host](const httplib::Request& req, const httplib::Response& res) {
+      s->set_logger([self, on_address](const httplib::Request& req, const httplib::Response& res) {
+        const Host& host = Impl::pick(*on_address, req);
         std::lock_guard<std::mutex> lock(self->log_mutex);
-        std::cerr << host->address << ":" << self->port << " " << req.method << " " << req.path << " " << res.status << "\n";
+        std::cerr << (host.authority.empty() ? host.address + ":" + std::to_string(self->port) : host.authority) << " "
+                  << req.method << " " << req.path << " " << res.status << "\n";
       });
     }
     // cpp-httplib's default options add SO_REUSEPORT, with which a second
@@ -299,10 +327,10 @@ Status SampleWebServer::start() {
       setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
     });
     errno = 0;
-    if (!s->bind_to_port(h.address, impl.port)) {
+    if (!s->bind_to_port(address, impl.port)) {
       const std::string why = errno ? std::strerror(errno) : "address in use or unavailable";
       stop();
-      return Status::Error("cannot listen on " + h.address + ":" + std::to_string(impl.port) + ": " + why);
+      return Status::Error("cannot listen on " + address + ":" + std::to_string(impl.port) + ": " + why);
     }
     impl.servers.push_back(std::move(s));
   }
@@ -335,8 +363,10 @@ int SampleWebServer::port() const { return impl_->port; }
 
 std::vector<std::string> SampleWebServer::addresses() const {
   std::vector<std::string> out;
-  for (const Host& h : impl_->hosts) out.push_back(h.address);
+  for (const auto& a : impl_->by_address) out.push_back(a.first);
   return out;
 }
+
+int SampleWebServer::host_count() const { return static_cast<int>(impl_->hosts.size()); }
 
 }  // namespace cronista::sampleweb

@@ -1,7 +1,9 @@
 // Serving a generated sample web (sample_web.h) over real HTTP: one
-// cpp-httplib server per site, each bound to the site's own loopback address
-// (127.0.0.2, 127.0.0.3, …; Linux routes all of 127.0.0.0/8 to lo, so no set-up
-// is needed) on the port the web was generated for. Every response is what
+// cpp-httplib server per loopback address (127.0.0.2, 127.0.0.3, …; Linux
+// routes all of 127.0.0.0/8 to lo, so no set-up is needed) on the port the
+// web was generated for. Named hosts sharing an address (the replica web,
+// sample_web_replicas.h) are told apart by the Host header; a request naming
+// none of them gets the address's first host. Every response is what
 // the generator wrote: the file's bytes untouched (so the ISO-8859-1 page and
 // the invalid UTF-8 stay as they are), its status and Content-Type, redirects
 // with their Location, 404 for everything unknown, and the endless calendar
@@ -49,8 +51,10 @@ class SampleWebServer {
   void stop();
 
   int port() const;
-  // "127.0.0.2", "127.0.0.3", … of the hosts served.
+  // "127.0.0.2", "127.0.0.3", … the distinct addresses served.
   std::vector<std::string> addresses() const;
+  // Hosts served; several named hosts may share an address.
+  int host_count() const;
 
  private:
   SampleWebServer() = default;

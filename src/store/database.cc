@@ -152,6 +152,15 @@ Result<bool> Database::has_table(std::string_view name) {
   return found;
 }
 
+Result<bool> Database::has_column(std::string_view table, std::string_view column) {
+  auto st = prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2");
+  if (!st.ok()) return st.status();
+  st->bind(1, std::string(table)).bind(2, std::string(column));
+  const bool found = st->step();
+  if (!st->status().ok()) return st->status();
+  return found;
+}
+
 Status Database::set_user_version(int v) { return exec("PRAGMA user_version=" + std::to_string(v)); }
 
 Transaction::Transaction(Database& db) : db_(db), begin_(db.exec("BEGIN IMMEDIATE")) {}

@@ -83,6 +83,8 @@ class Database {
 
   // Whether the database holds a table of this name.
   Result<bool> has_table(std::string_view name);
+  // Whether `table` has a column of this name (false when there is no such table).
+  Result<bool> has_column(std::string_view table, std::string_view column);
 
   // Schema version in PRAGMA user_version.
   int user_version();

@@ -201,6 +201,24 @@ TEST(CrawlOptions, AMalformedResolveEntryIsAUsageError) {
   EXPECT_FALSE(std::filesystem::exists(db));
 }
 
+TEST(CrawlOptions, AResolveFileWithABadLineIsAUsageErrorNamingTheLine) {
+  testing::TempDir tmp;
+  const std::string db = (tmp / "x.db").string(), file = (tmp / "resolve.txt").string();
+  testing::write_file(file, "# nomes\narquivo.pt:18080:127.0.0.2\n\nwww.arquivo.pt:127.0.0.2\n");
+  auto r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--resolve-file", file, "--db", db,
+                                  "http://arquivo.pt:18080/"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(file + ":4: 'www.arquivo.pt:127.0.0.2': expected HOST:PORT:ADDRESS"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+  auto missing = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--resolve-file",
+                                        (tmp / "nada.txt").string(), "--db", db, "http://arquivo.pt:18080/"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.err.find("cannot read --resolve-file"), std::string::npos) << missing.err;
+  EXPECT_FALSE(std::filesystem::exists(db));
+}
+
 TEST(CrawlOptions, HelpShowsTheDefaults) {
   auto r = testing::run_cronista({"crawl", "--help"});
   EXPECT_EQ(r.exit_code, 0);

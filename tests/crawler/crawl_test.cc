@@ -10,6 +10,7 @@
 
 #include "crawler/charset.h"
 #include "crawler/crawl_stats.h"
+#include "crawler/crawl_store.h"
 #include "crawler/crawl_support.h"
 #include "crawler/warc.h"
 #include "crawler/warcio_check.h"
@@ -162,23 +163,53 @@ TEST(Crawl, ObeysRobotsTxtIncludingCrawlDelay) {
   EXPECT_EQ(scalar(o.db, "SELECT crawl_delay_ms FROM hosts"), "300");
 }
 
-// A named virtual host crawled on loopback through --resolve: every URL,
-// robots.txt included, keeps the name, and the server sees it in Host.
-TEST(Crawl, CrawlsANamedHostThroughResolve) {
-  Site site;
+// Named virtual hosts crawled on loopback through --resolve: every URL,
+// robots.txt included, keeps its name, the server sees it in Host, and each
+// host's address is the one it answered from.
+TEST(Crawl, CrawlsNamedHostsThroughResolveAndRecordsTheirAddress) {
+  Site site("127.0.0.3");
   site.page("/", html("<p>Em 1944 <a href=\"/arquivo\">o arquivo</a>.</p>"));
   site.page("/arquivo", html("<p>A 6 de junho de 1944.</p>"));
   site.start();
   const std::string port = std::to_string(site.server().port());
   const std::string origin = "http://arquivo.exemplo.pt:" + port;
   TempDir tmp;
-  auto o = test_options(tmp, {origin + "/"});
-  o.resolve = {"arquivo.exemplo.pt:" + port + ":127.0.0.1"};
+  auto o = test_options(tmp, {origin + "/", "http://www.arquivo.exemplo.pt:" + port + "/"});
+  o.resolve = {"arquivo.exemplo.pt:" + port + ":127.0.0.3", "www.arquivo.exemplo.pt:" + port + ":127.0.0.3"};
   crawl_ok(o);
-  EXPECT_EQ(site.server().count("/robots.txt"), 1);
-  EXPECT_EQ(site.server().count("/arquivo"), 1);
-  EXPECT_EQ(scalar(o.db, "SELECT authority FROM hosts"), "arquivo.exemplo.pt:" + port);
-  EXPECT_EQ(scalar(o.db, "SELECT count(*) FROM history"), "2");
+  std::multiset<std::string> hosts;
+  for (const auto& r : site.server().log()) hosts.insert(r.host + " " + r.path);
+  EXPECT_EQ(hosts.count("arquivo.exemplo.pt:" + port + " /robots.txt"), 1u);
+  EXPECT_EQ(hosts.count("www.arquivo.exemplo.pt:" + port + " /robots.txt"), 1u);
+  EXPECT_EQ(hosts.count("arquivo.exemplo.pt:" + port + " /arquivo"), 1u);
+  EXPECT_EQ(hosts.count("www.arquivo.exemplo.pt:" + port + " /arquivo"), 1u);
+  for (const auto& r : site.server().log()) EXPECT_NE(r.host.find("arquivo.exemplo.pt:"), std::string::npos) << r.host;
+  EXPECT_EQ(rows(o.db, "SELECT authority, address FROM hosts ORDER BY authority"),
+            (std::vector<std::string>{"arquivo.exemplo.pt:" + port + "|127.0.0.3",
+                                      "www.arquivo.exemplo.pt:" + port + "|127.0.0.3"}));
+  EXPECT_EQ(scalar(o.db, "SELECT count(*) FROM history"), "4");
+}
+
+// A crawl database written before hosts.address existed gains the column
+// when it is opened again, its rows kept.
+TEST(Crawl, AnOlderDatabaseGainsTheHostAddressColumn) {
+  Site site;
+  site.page("/", html("<p>Em 1944.</p>"));
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  crawl_ok(o);
+  {
+    auto db = store::Database::open(o.db);
+    ASSERT_TRUE(db.ok()) << db.status().message();
+    ASSERT_TRUE(db->exec("ALTER TABLE hosts DROP COLUMN address").ok());
+    ASSERT_FALSE(*db->has_column("hosts", "address"));
+  }
+  auto store = CrawlStore::open(o.db, CrawlStoreOptions{});
+  ASSERT_TRUE(store.ok()) << store.status().message();
+  store->reset();
+  EXPECT_EQ(rows(o.db, "SELECT authority, coalesce(address, 'NULL') FROM hosts"),
+            (std::vector<std::string>{site.origin().substr(7) + "|NULL"}));
 }
 
 TEST(Crawl, RecordsEachRedirectHopAndStopsLoops) {

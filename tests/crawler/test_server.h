@@ -1,6 +1,6 @@
 // A real HTTP server on loopback for the crawler tests (cpp-httplib): binds
 // an ephemeral port on a chosen 127.0.0.x address, serves in a thread, and
-// logs every request (path, arrival time, User-Agent) so tests can check
+// logs every request (path, arrival time, User-Agent, Host) so tests can check
 // what the crawler asked for, in which order and how far apart.
 #pragma once
 
@@ -20,6 +20,7 @@ class TestServer {
     std::string path;  // path with query
     std::chrono::steady_clock::time_point at;
     std::string user_agent;
+    std::string host;  // the Host header as received
   };
 
   explicit TestServer(std::string address = "127.0.0.1") : address_(std::move(address)) {
@@ -35,7 +36,8 @@ class TestServer {
         target += "?" + q;
       }
       std::lock_guard lk(mu_);
-      log_.push_back({target, std::chrono::steady_clock::now(), req.get_header_value("User-Agent")});
+      log_.push_back({target, std::chrono::steady_clock::now(), req.get_header_value("User-Agent"),
+                      req.get_header_value("Host")});
       return httplib::Server::HandlerResponse::Unhandled;
     });
   }

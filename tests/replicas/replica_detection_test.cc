@@ -13,6 +13,7 @@
 #include "replicas/host_name.h"
 #include "replicas/pair_evidence.h"
 #include "replicas/replica_detection.h"
+#include "replicas/shingles.h"
 #include "revisit/content_signature.h"
 #include "temporal/edit_distance.h"
 #include "test_support.h"
@@ -54,7 +55,7 @@ std::string article(int family, int n, int version = 0) {
 
 SitePage page(const std::string& path, const std::string& text) {
   const auto sig = revisit::content_signature(text);
-  return SitePage{path, sig.exact, sig.simhash, sig.words};
+  return SitePage{path, sig.exact, sig.simhash, sig.words, shingle_sketch(text)};
 }
 
 struct Web {
@@ -153,6 +154,15 @@ TEST_F(ReplicaWeb, EveryKindOfReplicaJoinsTheOriginalWithItsKind) {
   EXPECT_EQ(kinds["copia-parcial.net:18080"], "partial");
   EXPECT_EQ(kinds["arquivo-antigo.org:18080"], "stale");
   EXPECT_EQ(kinds.size(), 5u);
+}
+
+TEST_F(ReplicaWeb, APartialCopyIsNeverCanonicalEvenWithTheMostBacklinksAndSeenFirst) {
+  web_.sites[idx_["partial"]].backlinks = 1000;
+  web_.sites[idx_["partial"]].first_seen = -1;
+  const auto report = detect_replicas(web_.sites);
+  const ReplicaCluster* c = cluster_of(report, idx_["partial"]);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->canonical, idx_["orig"]);
 }
 
 TEST_F(ReplicaWeb, HardNegativesAreNeverMerged) {

@@ -17,13 +17,7 @@ namespace {
 using cronista::testing::run_cronista;
 using cronista::testing::TempDir;
 
-std::vector<std::string> filler() {
-  std::vector<std::string> out;
-  std::ifstream in(cronista::testing::source_dir() + "/corpora/sample-web/filler.txt");
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') out.push_back(line);
-  return out;
-}
+std::vector<std::string> filler() { return cronista::testing::sample_web_filler(); }
 
 // An article page: three paragraphs from our own sentences, a footer that
 // names the host serving it.

@@ -1,0 +1,232 @@
+// eval-replicas' figures on a truth small enough to check by hand: five
+// hosts, two true clusters, one right and one wrong detected cluster, pair
+// scores with ties, requests counted in real SQLite crawl databases.
+#include "eval/replica_eval.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_server.h"
+#include "sampleweb/sample_web_support.h"
+#include "test_support.h"
+
+namespace cronista::eval {
+namespace {
+
+using cronista::testing::TempDir;
+
+constexpr const char* kTruth = R"({
+ "port": 80,
+ "hosts": [
+  {"authority": "a.pt", "pages": [{"path": "/1", "content": "a.pt/1"}, {"path": "/2", "content": "a.pt/2"}]},
+  {"authority": "www.a.pt", "pages": [{"path": "/1", "content": "a.pt/1"}, {"path": "/2", "content": "a.pt/2"}]},
+  {"authority": "b.pt", "pages": [{"path": "/x", "content": "b.pt/x"}]},
+  {"authority": "c.net", "pages": [{"path": "/x", "content": "b.pt/x"}]},
+  {"authority": "d.pt", "pages": [{"path": "/x", "content": "d.pt/x"}, {"path": "/so", "content": "d.pt/so"}]}
+ ],
+ "clusters": [
+  {"canonical": "a.pt", "replicas": [{"host": "www.a.pt", "kind": "alias"}]},
+  {"canonical": "b.pt", "replicas": [{"host": "c.net", "kind": "partial"}]}
+ ],
+ "hard_negatives": [{"a": "a.pt", "b": "d.pt", "kind": "shared-address"}]
+})";
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A crawl database holding `pages` rows with these URLs.
+store::Database crawl_db(const std::string& path, const std::vector<std::string>& urls) {
+  auto db = store::Database::open(path);
+  EXPECT_TRUE(db.ok());
+  EXPECT_TRUE(db->exec("CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL)").ok());
+  for (const auto& u : urls) EXPECT_TRUE(db->exec("INSERT INTO pages(url) VALUES ('" + u + "')").ok());
+  return std::move(*db);
+}
+
+replicas::ScoredPair pair(std::size_t a, std::size_t b, double score, double normpaths) {
+  replicas::ScoredPair p;
+  p.evidence.a = a;
+  p.evidence.b = b;
+  p.score.score = score;
+  p.normpaths = normpaths;
+  return p;
+}
+
+TEST(RankFigures, TiesCountHalfForRocAndOneStepForPr) {
+  // Positives 0.9 and 0.4; negatives 0.7, 0.2 and six at 0.
+  const auto r = rank_figures({{0.9, true}, {0.7, false}, {0.4, true}, {0.2, false}, {0, false}, {0, false},
+                               {0, false}, {0, false}, {0, false}, {0, false}});
+  EXPECT_DOUBLE_EQ(r.roc_auc, 15.0 / 16.0);
+  EXPECT_DOUBLE_EQ(r.pr_auc, 0.5 * 1.0 + 0.5 * 2.0 / 3.0);
+  // One positive tied with one negative at the top: half a win; precision 1/2 at recall 1.
+  const auto t = rank_figures({{0.5, true}, {0.5, false}});
+  EXPECT_DOUBLE_EQ(t.roc_auc, 0.5);
+  EXPECT_DOUBLE_EQ(t.pr_auc, 0.5);
+  EXPECT_EQ(rank_figures({{1, true}}).roc_auc, 0.0);  // no negative: nothing to rank
+}
+
+TEST(ReplicaEval, FiguresOfAHandCheckableTruth) {
+  TempDir tmp;
+  write((tmp / "replicas.json").string(), kTruth);
+  auto truth = read_replica_truth((tmp / "replicas.json").string());
+  ASSERT_TRUE(truth.ok()) << truth.status().message();
+
+  std::vector<replicas::SiteProfile> sites(5);
+  const char* names[] = {"a.pt", "www.a.pt", "b.pt", "c.net", "d.pt"};
+  for (std::size_t i = 0; i < 5; ++i) sites[i].authority = names[i];
+  // Detected: {a.pt, www.a.pt} (right) and {b.pt, d.pt} (wrong); c.net missed.
+  replicas::ReplicaReport report;
+  report.pairs = {pair(0, 1, 0.9, 3), pair(2, 4, 0.7, 0), pair(2, 3, 0.4, 1), pair(0, 4, 0.2, 0)};
+  replicas::ReplicaCluster ca;
+  ca.canonical = 0;
+  ca.replicas.push_back({1, "alias", "", 0.9, nullptr});
+  replicas::ReplicaCluster cb;
+  cb.canonical = 2;
+  cb.replicas.push_back({4, "mirror", "", 0.7, nullptr});
+  report.clusters = {ca, cb};
+
+  auto db = crawl_db((tmp / "crawl.db").string(), {"http://a.pt/1", "http://a.pt/2", "http://www.a.pt/1",
+                                                   "http://www.a.pt/2", "http://www.a.pt/", "http://c.net/x",
+                                                   "http://c.net/y", "http://d.pt/x"});
+  auto off = crawl_db((tmp / "off.db").string(), {"http://www.a.pt/1", "http://www.a.pt/2", "http://www.a.pt/3",
+                                                  "http://www.a.pt/4", "http://c.net/x", "http://c.net/y",
+                                                  "http://c.net/z", "http://c.net/w", "http://c.net/v",
+                                                  "http://c.net/u"});
+  auto e = evaluate_replicas(*truth, sites, report, db, &off);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+
+  // True pairs (a, www.a), (b, c); detected (a, www.a), (b, d).
+  EXPECT_EQ(e->pairwise.true_pairs, 2u);
+  EXPECT_EQ(e->pairwise.detected_pairs, 2u);
+  EXPECT_EQ(e->pairwise.correct_pairs, 1u);
+  EXPECT_DOUBLE_EQ(e->pairwise.precision, 0.5);
+  EXPECT_DOUBLE_EQ(e->pairwise.recall, 0.5);
+  EXPECT_DOUBLE_EQ(e->pairwise.f1, 0.5);
+  // Ten pairs of five hosts; the six that are no candidate score 0.
+  EXPECT_EQ(e->detector.positives, 2u);
+  EXPECT_EQ(e->detector.negatives, 8u);
+  EXPECT_DOUBLE_EQ(e->detector.roc_auc, 15.0 / 16.0);
+  EXPECT_DOUBLE_EQ(e->detector.pr_auc, 0.5 + 0.5 * 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(e->normpaths.roc_auc, 1.0);
+  EXPECT_DOUBLE_EQ(e->normpaths.pr_auc, 1.0);
+
+  ASSERT_EQ(e->replicas.size(), 2u);
+  EXPECT_TRUE(e->replicas[0].found);
+  EXPECT_EQ(e->replicas[0].detected_kind, "alias");
+  EXPECT_FALSE(e->replicas[1].found);
+  EXPECT_DOUBLE_EQ(e->replicas[1].score, 0.4);
+  ASSERT_EQ(e->hard_negatives.size(), 1u);
+  EXPECT_FALSE(e->hard_negatives[0].merged);
+  EXPECT_DOUBLE_EQ(e->hard_negatives[0].score, 0.2);
+
+  // Requests on the truth's replica hosts: www.a.pt 3 and c.net 2, against 4 and 6 without detection.
+  EXPECT_EQ(e->replica_requests, 5u);
+  ASSERT_TRUE(e->baseline_replica_requests.has_value());
+  EXPECT_EQ(*e->baseline_replica_requests, 10u);
+  // d.pt merged into b.pt: both its pages are its own, left out; www.a.pt's are a.pt's.
+  EXPECT_EQ(e->unique_pages_left_out, 2u);
+
+  const std::string md = replica_evaluation_markdown(*e);
+  EXPECT_NE(md.find("| precision | 0.5000 (1 of 2 detected pairs) |"), std::string::npos) << md;
+  EXPECT_NE(md.find("without detection: 10, 50.0%"), std::string::npos) << md;
+}
+
+TEST(ReplicaEval, APrefixCopyCountsOnlyItsPagesUnderThePrefix) {
+  TempDir tmp;
+  write((tmp / "replicas.json").string(), R"({"clusters": [{"canonical": "b.pt", "replicas": [
+    {"host": "m.org", "kind": "prefix", "prefix": "/espelho/b"}]}],
+    "hosts": [{"authority": "b.pt", "pages": [{"path": "/x", "content": "b.pt/x"}]},
+              {"authority": "m.org", "pages": [{"path": "/espelho/b/x", "content": "b.pt/x"},
+                                               {"path": "/proprio", "content": "m.org/proprio"}]}]})");
+  auto truth = read_replica_truth((tmp / "replicas.json").string());
+  ASSERT_TRUE(truth.ok()) << truth.status().message();
+  std::vector<replicas::SiteProfile> sites(2);
+  sites[0].authority = "b.pt";
+  sites[1].authority = "m.org";
+  replicas::ReplicaReport report;
+  report.pairs = {pair(0, 1, 0.95, 0)};
+  replicas::ReplicaCluster c;
+  c.canonical = 0;
+  c.replicas.push_back({1, "prefix", "/espelho/b", 0.95, nullptr});
+  report.clusters = {c};
+  auto db = crawl_db((tmp / "crawl.db").string(), {"http://m.org/espelho/b/x", "http://m.org/espelho/bx",
+                                                   "http://m.org/proprio"});
+  auto e = evaluate_replicas(*truth, sites, report, db, nullptr);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  EXPECT_EQ(e->replica_requests, 1u);  // /espelho/bx is not under /espelho/b
+  EXPECT_EQ(e->unique_pages_left_out, 0u);
+  // Had the whole host been called a replica, its own page would be left out.
+  report.clusters[0].replicas[0].prefix.clear();
+  auto whole = evaluate_replicas(*truth, sites, report, db, nullptr);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(whole->unique_pages_left_out, 1u);
+}
+
+TEST(ReplicaEvalCommand, ABadTruthFileIsAOneLineError) {
+  TempDir tmp;
+  write((tmp / "bad.json").string(), "{\"not\": \"a truth\"}");
+  auto r = cronista::testing::run_cronista({"eval-replicas", "--truth", (tmp / "bad.json").string(), "--db",
+                                            (tmp / "none.db").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("is not a replica truth file"), std::string::npos) << r.err;
+  EXPECT_EQ(cronista::testing::count_lines(r.err), 1);
+  auto missing = cronista::testing::run_cronista({"eval-replicas", "--truth", (tmp / "nada.json").string(), "--db",
+                                                  (tmp / "none.db").string()});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(cronista::testing::count_lines(missing.err), 1);
+}
+
+// The whole loop: the replica web generated and served on loopback, crawled
+// through --resolve-file, each host's address recorded, and eval-replicas
+// finding every replica and merging no hard negative.
+TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
+  TempDir tmp;
+  const int port = cronista::testing::free_loopback_port("127.0.0.9");
+  sampleweb::SampleWebOptions o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
+  o.replicas = true;
+  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
+  sampleweb::SampleWebServerOptions so;
+  so.root = o.out_dir;
+  auto server = sampleweb::SampleWebServer::load(so);
+  ASSERT_TRUE(server.ok()) << server.status().message();
+  ASSERT_TRUE((*server)->start().ok());
+  const std::string db = (tmp / "crawl.db").string();
+  auto crawl = cronista::testing::run_cronista(
+      {"crawl", "--mode", "general", "--from", "1939", "--to", "1945", "--seeds", o.out_dir + "/seeds-replicas.txt",
+       "--resolve-file", o.out_dir + "/resolve.txt", "--db", db, "--max-pages", "3000", "--delay-ms", "0"});
+  (*server)->stop();
+  ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
+
+  const auto truth = nlohmann::json::parse(cronista::testing::read_file(tmp / "web" / "replicas.json"));
+  {
+    auto d = store::Database::open(db, /*read_only=*/true);
+    ASSERT_TRUE(d.ok());
+    for (const auto& h : truth["hosts"]) {
+      auto st = d->prepare("SELECT address FROM hosts WHERE authority = ?");
+      ASSERT_TRUE(st.ok());
+      st->bind(1, h["authority"].get<std::string>());
+      ASSERT_TRUE(st->step()) << h["authority"] << " was not crawled";
+      EXPECT_EQ(st->column_text(0), h["address"].get<std::string>()) << h["authority"];
+    }
+  }
+  auto r = cronista::testing::run_cronista({"eval-replicas", "--truth", o.out_dir + "/replicas.json", "--db", db,
+                                            "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto e = nlohmann::json::parse(r.out);
+  EXPECT_EQ(e["truth_hosts_crawled"], truth["hosts"].size());
+  for (const auto& f : e["replicas"]) {
+    EXPECT_TRUE(f["found"].get<bool>()) << f.dump();
+    EXPECT_EQ(f["detected_kind"], f["kind"]) << f.dump();
+  }
+  for (const auto& n : e["hard_negatives"]) EXPECT_FALSE(n["merged"].get<bool>()) << n.dump();
+  EXPECT_DOUBLE_EQ(e["pairwise"]["precision"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(e["pairwise"]["recall"].get<double>(), 1.0);
+  EXPECT_EQ(e["unique_pages_left_out"], 0);
+  EXPECT_GT(e["replica_requests"].get<int>(), 0);
+}
+
+}  // namespace
+}  // namespace cronista::eval
