@@ -48,7 +48,8 @@ struct CrawlArgs {
 void configure(CLI::App& app, CrawlArgs& a) {
   app.option_defaults()->always_capture_default();
   crawler::CrawlOptions& o = a.o;
-  app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD (required for a new crawl)");
+  app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD; before the year 1, BC and the year "
+                 "counted before Christ (BC0044 = 44 a.C.) (required for a new crawl)");
   app.add_option("--to", a.to, "end of the period, inclusive (required for a new crawl)");
   app.add_option("--seeds", a.seeds, "file with one seed URL per line");
   app.add_option("urls", a.urls, "seed URLs");

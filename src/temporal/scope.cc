@@ -79,9 +79,11 @@ Result<Period> Period::parse(std::string_view from, std::string_view to) {
 
 std::string period_end_name(std::string_view end) {
   auto d = parse_end(end, false);
-  if (!d || end.substr(0, 2) != "BC") return std::string(end);
+  if (!d) return std::string(end);
+  const bool bc = end.substr(0, 2) == "BC";
   const std::string year = year_name(d->year);
-  return end.size() == 6 ? year : year + " (" + std::string(end) + ")";
+  if (end.size() == (bc ? 6u : 4u)) return year;
+  return bc ? year + " (" + std::string(end) + ")" : std::string(end);
 }
 
 bool chronon_in_period(const Chronon& c, const Period& p) {

@@ -24,8 +24,9 @@ struct Period {
   static Result<Period> parse(std::string_view from, std::string_view to);
 };
 
-// An end of a period as given (Period::parse), for a reader: "1939-09" as it
-// is, "BC0044" as "44 BC", "BC0044-03-15" as "44 BC (BC0044-03-15)".
+// An end of a period as given (Period::parse), for a reader: a year by its
+// name ("1939", "0100" as "100", "BC0044" as "44 BC"), "1939-09" as it is,
+// "BC0044-03-15" as "44 BC (BC0044-03-15)".
 std::string period_end_name(std::string_view end);
 
 // Whether a chronon lies in the period: its whole day range is inside it.

@@ -67,6 +67,8 @@ TEST(BeforeChrist, APeriodEndsBeforeChristAsBcAndTheYear) {
   EXPECT_EQ(period_end_name("BC0100"), "100 BC");
   EXPECT_EQ(period_end_name("BC0044-03-15"), "44 BC (BC0044-03-15)");
   EXPECT_EQ(period_end_name("1939-09"), "1939-09");
+  EXPECT_EQ(period_end_name("0100"), "100");
+  EXPECT_EQ(period_end_name("1939"), "1939");
 }
 
 TEST(BeforeChrist, OtherSpellingsOfAYearBeforeChristAreRefusedWithTheAcceptedOne) {
