@@ -193,7 +193,7 @@ Chart year_chart(const std::map<int, std::int64_t>& years, std::int64_t* folded)
   }
   const int bin = hi - lo < 60 ? 1 : hi - lo < 600 ? 10 : 100;
   // With years before 1 the bars are cut as years are counted, with no year 0:
-  // "100 BC–1 BC", "1–100", "101–200"; otherwise "1940s", "1900–1999".
+  // "100–1 BC", "1–100", "101–200"; otherwise "1940s", "1900–1999".
   const int offset = lo <= 0 && bin > 1 ? 1 : 0;
   auto floor_to = [bin, offset](int y) {
     const int z = y - offset;
@@ -203,7 +203,9 @@ Chart year_chart(const std::map<int, std::int64_t>& years, std::int64_t* folded)
   Series s{"segments speaking of the year", {}, "#3b6ea8"};
   for (int b = first; b <= last; b += bin) {
     if (bin == 1) c.labels.push_back(temporal::year_name(b));
-    else if (offset) c.labels.push_back(temporal::year_name(b) + "–" + temporal::year_name(b + bin - 1));
+    else if (offset)
+      c.labels.push_back((b <= 0 ? std::to_string(temporal::bc_of_year(b)) : temporal::year_name(b)) + "–" +
+                         temporal::year_name(b + bin - 1));
     else c.labels.push_back(std::to_string(b) + (bin == 10 ? "s" : "–" + std::to_string(b + bin - 1)));
     s.values.push_back(0);
   }

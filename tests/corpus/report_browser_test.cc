@@ -226,7 +226,7 @@ TEST(ReportHtml, TheTimelineNamesYearsBeforeOne) {
   corpus::CollectionReport wide;
   for (int y = -499; y <= 500; y += 7) wide.reading.year_mentions[y] = 10;
   html = corpus::render_html(wide);
-  EXPECT_NE(html.find(">100 BC–1 BC</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find(">100–1 BC</text>"), std::string::npos) << html;
   EXPECT_NE(html.find(">1–100</text>"), std::string::npos);
 }
 
