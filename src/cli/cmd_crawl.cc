@@ -146,9 +146,13 @@ std::string megabytes(std::int64_t bytes) {
 void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
   std::string ua = o.user_agent;
   if (ua.empty()) ua = std::string("cronista/") + CRONISTA_VERSION + (o.contact.empty() ? "" : " (+" + o.contact + ")");
-  std::fprintf(stderr, "crawl: %s %s crawl of %s..%s from %zu seed%s into %s\n", a.resume ? "resuming the" : "a",
-               a.mode.c_str(), a.from.c_str(), a.to.c_str(), o.seeds.size(), o.seeds.size() == 1 ? "" : "s",
-               a.db.c_str());
+  // A period before the year 1 also by its years' names: "BC0100..0100 (100 BC to 100)".
+  const bool bc = a.from.rfind("BC", 0) == 0 || a.to.rfind("BC", 0) == 0;
+  const std::string named =
+      bc ? " (" + temporal::period_end_name(a.from) + " to " + temporal::period_end_name(a.to) + ")" : "";
+  std::fprintf(stderr, "crawl: %s %s crawl of %s..%s%s from %zu seed%s into %s\n", a.resume ? "resuming the" : "a",
+               a.mode.c_str(), a.from.c_str(), a.to.c_str(), named.c_str(), o.seeds.size(),
+               o.seeds.size() == 1 ? "" : "s", a.db.c_str());
   std::fprintf(stderr, "crawl: user agent \"%s\", %d ms between requests to a host, %s\n", ua.c_str(), o.delay_ms,
                o.max_pages > 0 ? ("at most " + std::to_string(o.max_pages) + " pages").c_str() : "no page limit");
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "temporal/calendar.h"
+#include "temporal/scope.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -321,7 +322,7 @@ std::string crawl_period(Database& db) {
   if (!runs.ok() || !*runs) return {};
   auto st = db.prepare("SELECT period_from, period_to FROM runs ORDER BY id DESC LIMIT 1");
   if (!st.ok() || !st->step()) return {};
-  return st->column_text(0) + ".." + st->column_text(1);
+  return temporal::period_end_name(st->column_text(0)) + " to " + temporal::period_end_name(st->column_text(1));
 }
 
 }  // namespace

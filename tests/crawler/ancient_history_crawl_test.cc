@@ -39,8 +39,10 @@ TEST(AncientHistoryCrawl, ThePeriodAcrossYearOneKeepsTheSegmentsInsideItAndFollo
   site.start();
   TempDir tmp;
   const std::string db = (tmp / "roma.db").string();
-  auto r = testing::run_cronista(quick({"crawl", "--from", "BC0100", "--to", "0100", "--db", db, site.url("/")}));
+  auto r = testing::run_cronista({"crawl", "--from", "BC0100", "--to", "0100", "--db", db, site.url("/"), "--delay-ms",
+                                  "0", "--retries", "0"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("crawl of BC0100..0100 (100 BC to 100) from 1 seed"), std::string::npos) << r.err;
   // The link in the sentence about 44 BC is followed; the one about the fifth century BC is not.
   EXPECT_EQ(site.server().count("/augusto"), 1);
   EXPECT_EQ(site.server().count("/atenas"), 0);
@@ -57,6 +59,12 @@ TEST(AncientHistoryCrawl, ThePeriodAcrossYearOneKeepsTheSegmentsInsideItAndFollo
   EXPECT_NE(page.out.find("100 BC to 100"), std::string::npos);
   EXPECT_NE(page.out.find("BC</text>"), std::string::npos) << "a year before 1 on the timeline's axis";
   EXPECT_EQ(page.out.find(">-"), std::string::npos) << "no negative year shown";
+  // The passages found, grouped under the year they speak of.
+  auto passages = testing::run_cronista({"export", "--db", db, "--in-scope", "--format", "html"});
+  ASSERT_EQ(passages.exit_code, 0) << passages.err;
+  EXPECT_NE(passages.out.find("in the crawl's period 100 BC to 100"), std::string::npos) << passages.out;
+  EXPECT_NE(passages.out.find("<section id=\"yBC0044\">\n<h2>44 BC"), std::string::npos) << passages.out;
+  EXPECT_EQ(passages.out.find("século V a.C."), std::string::npos) << "out of scope, not exported";
 }
 
 TEST(AncientHistoryCrawl, AYearBeforeChristSpelledOtherwiseIsABadUsageWithTheAcceptedForm) {
