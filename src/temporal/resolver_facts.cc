@@ -358,19 +358,11 @@ void Composition::read_facts() {
         f.amount_vague = true;
         f.quantified_unit = true;
       }
-      if (f.century < 0 && *v == "C" && i + 1 < n) {
-        int r = roman_value(tk[i + 1].text);
-        if (r > 0 && r <= 21) {
-          f.century = r - 1;
-          ++i;
-          continue;
-        }
-      }
-      // "milénio III": a millennium numbered after its word.
-      if (f.millennium < 0 && *v == "L" && i + 1 < n) {
-        int r = roman_value(tk[i + 1].text);
-        if (r > 0 && r <= 10) {
-          f.millennium = r - 1;
+      // "século XX", "milénio III": a century or a millennium numbered after its word.
+      if ((*v == "C" && f.century < 0) || (*v == "L" && f.millennium < 0)) {
+        const int r = i + 1 < n ? roman_value(tk[i + 1].text) : -1;
+        if (r > 0 && r <= (*v == "C" ? 21 : 10)) {
+          (*v == "C" ? f.century : f.millennium) = r - 1;
           ++i;
           continue;
         }

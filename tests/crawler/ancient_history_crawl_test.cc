@@ -11,9 +11,7 @@ namespace cronista::crawler {
 namespace {
 
 using testing::html;
-using testing::rows;
 using testing::Site;
-using testing::TempDir;
 
 void build_site(Site& site) {
   site.page("/", html("<p>Júlio César foi assassinado em 44 a.C. no Senado, e o seu herdeiro contou-o "
@@ -28,16 +26,11 @@ void build_site(Site& site) {
   site.page("/atenas", html("<p>Péricles morreu em 429 a.C.</p>", "Atenas"));
 }
 
-std::vector<std::string> quick(std::vector<std::string> args) {
-  for (const char* a : {"--quiet", "--delay-ms", "0", "--retries", "0"}) args.push_back(a);
-  return args;
-}
-
 TEST(AncientHistoryCrawl, ThePeriodAcrossYearOneKeepsTheSegmentsInsideItAndFollowsTheirLinks) {
   Site site;
   build_site(site);
   site.start();
-  TempDir tmp;
+  testing::TempDir tmp;
   const std::string db = (tmp / "roma.db").string();
   auto r = testing::run_cronista({"crawl", "--from", "BC0100", "--to", "0100", "--db", db, site.url("/"), "--delay-ms",
                                   "0", "--retries", "0"});
@@ -46,7 +39,7 @@ TEST(AncientHistoryCrawl, ThePeriodAcrossYearOneKeepsTheSegmentsInsideItAndFollo
   // The link in the sentence about 44 BC is followed; the one about the fifth century BC is not.
   EXPECT_EQ(site.server().count("/augusto"), 1);
   EXPECT_EQ(site.server().count("/atenas"), 0);
-  const auto segments = rows(db, "SELECT s.in_scope, group_concat(c.value, ' ') FROM segments s "
+  const auto segments = testing::rows(db, "SELECT s.in_scope, group_concat(c.value, ' ') FROM segments s "
                                  "JOIN chronons c ON c.segment_id = s.id GROUP BY s.id ORDER BY s.doc_id, s.ordinal");
   EXPECT_EQ(segments, (std::vector<std::string>{"1|BC0044-XX-XX", "0|BC0500-XX-XX BC0401-XX-XX", "0|1950-XX-XX",
                                                 "1|BC0027-XX-XX 0014-XX-XX", "0|BC2000-XX-XX BC1001-XX-XX"}));
@@ -71,9 +64,9 @@ TEST(AncientHistoryCrawl, AYearBeforeChristSpelledOtherwiseIsABadUsageWithTheAcc
   Site site;
   build_site(site);
   site.start();
-  TempDir tmp;
+  testing::TempDir tmp;
   const std::string db = (tmp / "roma.db").string();
-  auto r = testing::run_cronista(quick({"crawl", "--from", "100a.C.", "--to", "0100", "--db", db, site.url("/")}));
+  auto r = testing::run_cronista({"crawl", "--from", "100a.C.", "--to", "0100", "--db", db, site.url("/")});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--from '100a.C.'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("the year 100 before Christ is written BC0100"), std::string::npos) << r.err;
