@@ -448,11 +448,10 @@ void Composition::read_facts() {
       int r = roman_value(w);
       if (r > 0 && r <= 21) f.century = r - 1;
     }
-    // "III milênio", "V século": a Roman numeral before the millennium or century word.
-    if (const std::string* u = i + 1 < n ? tk[i + 1].get("UNIT") : nullptr; u && (*u == "L" || *u == "C")) {
+    // "III milênio": a Roman numeral before the millennium word.
+    if (const std::string* u = i + 1 < n ? tk[i + 1].get("UNIT") : nullptr; u && *u == "L" && f.millennium < 0) {
       const int r = roman_value(w);
-      if (*u == "L" && f.millennium < 0 && r > 0 && r <= 10) f.millennium = r - 1, ++i;
-      else if (*u == "C" && f.century < 0 && r > 0 && r <= 21) f.century = r - 1, ++i;
+      if (r > 0 && r <= 10) f.millennium = r - 1, ++i;
     }
   }
 }
