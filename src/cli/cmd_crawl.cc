@@ -49,7 +49,8 @@ struct CrawlArgs {
 void configure(CLI::App& app, CrawlArgs& a) {
   app.option_defaults()->always_capture_default();
   crawler::CrawlOptions& o = a.o;
-  app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD (required for a new crawl)");
+  app.add_option("--from", a.from, "start of the period: YYYY, YYYY-MM or YYYY-MM-DD; before the year 1, BC and the year "
+                 "counted before Christ (BC0044 = 44 a.C.) (required for a new crawl)");
   app.add_option("--to", a.to, "end of the period, inclusive (required for a new crawl)");
   app.add_option("--seeds", a.seeds, "file with one seed URL per line");
   app.add_option("urls", a.urls, "seed URLs");
@@ -149,9 +150,13 @@ std::string megabytes(std::int64_t bytes) {
 void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
   std::string ua = o.user_agent;
   if (ua.empty()) ua = std::string("cronista/") + CRONISTA_VERSION + (o.contact.empty() ? "" : " (+" + o.contact + ")");
-  std::fprintf(stderr, "crawl: %s %s crawl of %s..%s from %zu seed%s into %s\n", a.resume ? "resuming the" : "a",
-               a.mode.c_str(), a.from.c_str(), a.to.c_str(), o.seeds.size(), o.seeds.size() == 1 ? "" : "s",
-               a.db.c_str());
+  // A period before the year 1 also by its years' names: "BC0100..0100 (100 BC to 100)".
+  const bool bc = a.from.rfind("BC", 0) == 0 || a.to.rfind("BC", 0) == 0;
+  const std::string named =
+      bc ? " (" + temporal::period_end_name(a.from) + " to " + temporal::period_end_name(a.to) + ")" : "";
+  std::fprintf(stderr, "crawl: %s %s crawl of %s..%s%s from %zu seed%s into %s\n", a.resume ? "resuming the" : "a",
+               a.mode.c_str(), a.from.c_str(), a.to.c_str(), named.c_str(), o.seeds.size(),
+               o.seeds.size() == 1 ? "" : "s", a.db.c_str());
   std::fprintf(stderr, "crawl: user agent \"%s\", %d ms between requests to a host, %s\n", ua.c_str(), o.delay_ms,
                o.max_pages > 0 ? ("at most " + std::to_string(o.max_pages) + " pages").c_str() : "no page limit");
 }

@@ -16,7 +16,7 @@ int cmd_eval_crawl(int argc, char** argv) {
   std::string out;
   bool no_oracle = false;
   app.add_option("--truth", o.truth_path, "truth.jsonl of the sample web")->required();
-  app.add_option("--scope", o.scope, "period: A-B (years), A..B, or one of YYYY, YYYY-MM, YYYY-MM-DD")->required();
+  app.add_option("--scope", o.scope, "period: A-B (years), A..B, or one of YYYY, YYYY-MM, YYYY-MM-DD (BCYYYY… before the year 1)")->required();
   app.add_option("--order", o.order_paths, "download order of a crawl (--order-out), repeatable")->required();
   app.add_option("--name", o.names, "a name per --order, in the same order (default: the file name)");
   app.add_option("--oracle-seeds,--seeds", o.seeds_path,

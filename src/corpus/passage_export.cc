@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "temporal/calendar.h"
+#include "temporal/scope.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -44,7 +45,9 @@ int year_of_day(std::int64_t day) {
   return temporal::Date::from_day_number(static_cast<temporal::DayNumber>(day)).year;
 }
 
-std::string year_label(const std::optional<int>& y) { return y ? std::to_string(*y) : std::string("undated"); }
+// "1944", "44 BC", "undated"; and as an HTML id, without spaces ("y1944", "yBC0044").
+std::string year_label(const std::optional<int>& y) { return y ? temporal::year_name(*y) : std::string("undated"); }
+std::string year_id(const std::optional<int>& y) { return "y" + (y ? temporal::timex_year(*y) : std::string("undated")); }
 
 // ---- CSV ----
 
@@ -66,7 +69,7 @@ void write_csv(std::ostream& out, const Passage& p) {
     values += (values.empty() ? "" : " | ") + e.value;
   }
   for (const Chronon& c : p.chronons) chronons += (chronons.empty() ? "" : " | ") + c.value;
-  out << csv_field(p.url) << ',' << csv_field(p.title) << ',' << p.date << ',' << (p.year ? std::to_string(*p.year) : "")
+  out << csv_field(p.url) << ',' << csv_field(p.title) << ',' << p.date << ',' << (p.year ? temporal::year_name(*p.year) : "")
       << ',' << (p.in_scope ? (*p.in_scope ? "1" : "0") : "") << ',' << p.segment << ',' << csv_field(p.text.value_or(""))
       << ',' << csv_field(texts) << ',' << csv_field(values) << ',' << csv_field(chronons) << "\r\n";
 }
@@ -310,7 +313,7 @@ std::string crawl_period(Database& db) {
   if (!runs.ok() || !*runs) return {};
   auto st = db.prepare("SELECT period_from, period_to FROM runs ORDER BY id DESC LIMIT 1");
   if (!st.ok() || !st->step()) return {};
-  return st->column_text(0) + ".." + st->column_text(1);
+  return temporal::period_end_name(st->column_text(0)) + " to " + temporal::period_end_name(st->column_text(1));
 }
 
 }  // namespace
@@ -345,7 +348,7 @@ Result<ExportStats> export_passages(Database& db, const ExportOptions& o, std::o
     head += ". Grouped by the year each passage speaks of (its earliest date); a date's value is shown when the "
             "pointer rests on it.</p>\n<nav>\n<ol>\n";
     for (const auto& [year, n] : reader.year_counts())
-      head += "<li><a href=\"#y" + year_label(year) + "\">" + year_label(year) + "</a> (" + std::to_string(n) + ")</li>\n";
+      head += "<li><a href=\"#" + year_id(year) + "\">" + year_label(year) + "</a> (" + std::to_string(n) + ")</li>\n";
     head += "</ol>\n</nav>\n</header>\n<main>\n";
     if (total == 0) head += "<p>No passage: the database holds no dated segment of main text.</p>\n";
     out << head;
@@ -372,7 +375,7 @@ Result<ExportStats> export_passages(Database& db, const ExportOptions& o, std::o
           group = p->year;
           const auto it = reader.year_counts().find(group);
           const std::int64_t n = it == reader.year_counts().end() ? 0 : it->second;
-          out << "<section id=\"y" << year_label(group) << "\">\n<h2>" << year_label(group) << " <small>" << n
+          out << "<section id=\"" << year_id(group) << "\">\n<h2>" << year_label(group) << " <small>" << n
               << (n == 1 ? " passage" : " passages") << "</small></h2>\n";
         }
         write_html_passage(out, *p);

@@ -14,6 +14,7 @@
 
 #include "crawler/crawl_stats.h"
 #include "temporal/chronon.h"
+#include "temporal/scope.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -472,7 +473,7 @@ class ReportBuilder {
                   "curve)."};
     auto row = [&](std::string name, ReportValue v) { t.rows.push_back(ReportRow{std::move(name), {std::move(v)}}); };
     row("mode", c.mode);
-    row("period", c.period_from + " to " + c.period_to);
+    row("period", temporal::period_end_name(c.period_from) + " to " + temporal::period_end_name(c.period_to));
     row("runs", c.runs);
     row("total processing time in minutes", c.total_seconds / 60.0);
     row("mean time per page in seconds", c.mean_seconds_per_page);

@@ -11,6 +11,8 @@
 
 #include "corpus/report.h"
 #include "crawler/crawl_record.h"
+#include "temporal/chronon.h"
+#include "temporal/scope.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -190,11 +192,21 @@ Chart year_chart(const std::map<int, std::int64_t>& years, std::int64_t* folded)
     }
   }
   const int bin = hi - lo < 60 ? 1 : hi - lo < 600 ? 10 : 100;
-  auto floor_to = [bin](int y) { return y >= 0 ? y / bin * bin : -((-y + bin - 1) / bin) * bin; };
+  // With years before 1 the bars are cut as years are counted, with no year 0:
+  // "100–1 BC", "1–100", "101–200"; otherwise "1940s", "1900–1999".
+  const int offset = lo <= 0 && bin > 1 ? 1 : 0;
+  auto floor_to = [bin, offset](int y) {
+    const int z = y - offset;
+    return offset + (z >= 0 ? z / bin * bin : -((-z + bin - 1) / bin) * bin);
+  };
   const int first = floor_to(lo), last = floor_to(hi);
   Series s{"segments speaking of the year", {}, "#3b6ea8"};
   for (int b = first; b <= last; b += bin) {
-    c.labels.push_back(std::to_string(b) + (bin == 10 ? "s" : bin == 100 ? "–" + std::to_string(b + 99) : ""));
+    if (bin == 1) c.labels.push_back(temporal::year_name(b));
+    else if (offset)
+      c.labels.push_back((b <= 0 ? std::to_string(temporal::bc_of_year(b)) : temporal::year_name(b)) + "–" +
+                         temporal::year_name(b + bin - 1));
+    else c.labels.push_back(std::to_string(b) + (bin == 10 ? "s" : "–" + std::to_string(b + bin - 1)));
     s.values.push_back(0);
   }
   for (const auto& [y, n] : years) {
@@ -230,7 +242,7 @@ std::string card(const CollectionReport& r) {
   if (g.crawl) {
     std::size_t downloaded = 0;
     for (const auto& s : g.seeds) downloaded += s.downloaded ? 1 : 0;
-    out += item("period", g.period_from + " to " + g.period_to);
+    out += item("period", temporal::period_end_name(g.period_from) + " to " + temporal::period_end_name(g.period_to));
     out += item("crawl", g.mode);
     out += item("seeds", std::to_string(g.seeds.size()) + " (" + std::to_string(downloaded) + " downloaded)");
     out += item("pages downloaded", std::to_string(g.pages));

@@ -42,6 +42,17 @@ Date Date::from_day_number(DayNumber n) {
   return Date{yoe + era * 400 + (m <= 2 ? 1 : 0), m, d};
 }
 
+std::string timex_year(int year) {
+  char buf[24];
+  if (year <= 0) std::snprintf(buf, sizeof buf, "BC%04d", bc_of_year(year));
+  else std::snprintf(buf, sizeof buf, "%04d", year);
+  return buf;
+}
+
+std::string year_name(int year) {
+  return year <= 0 ? std::to_string(bc_of_year(year)) + " BC" : std::to_string(year);
+}
+
 std::string Date::to_string() const {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", year, month, day);
@@ -98,7 +109,8 @@ std::string Chronon::to_string() const {
     std::snprintf(buf, sizeof buf, "%0*d", width, v);
     out.append(buf);
   };
-  field(0, year, 4);
+  if (year != kUnknown && year <= 0) out = timex_year(year);
+  else field(0, year, 4);
   field('-', month, 2);
   field('-', day, 2);
   if (hour != kUnknown) {
@@ -111,10 +123,17 @@ std::string Chronon::to_string() const {
 
 std::optional<Chronon> Chronon::parse(std::string_view s) {
   Chronon c;
+  // "BC0044-…": the year counted before Christ.
+  const bool bc = s.size() > 2 && s.substr(0, 2) == "BC";
+  if (bc) s.remove_prefix(2);
   if (s.size() < 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
   if (!parse_field(s, 0, 4, true, &c.year) || !parse_field(s, 5, 2, true, &c.month) ||
       !parse_field(s, 8, 2, true, &c.day))
     return std::nullopt;
+  if (bc) {
+    if (c.year == kUnknown || c.year < 1) return std::nullopt;
+    c.year = year_of_bc(c.year);
+  }
   if (s.size() == 10) return c;
   if (s.size() != 16 && s.size() != 19) return std::nullopt;
   if (s[10] != ' ' || s[13] != ':') return std::nullopt;

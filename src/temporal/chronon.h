@@ -4,13 +4,17 @@
 // months, days, hours): a calendar date-time whose finer parts may be unknown.
 // Written form (contract.md): "YYYY-MM-DD hh:mm:ss" trimmed to the known
 // granularity, with X for unknown parts: "1944-06-06", "2000-06-XX",
-// "1944-XX-XX", "XXXX-12-25", "1997-04-30 17:30".
+// "1944-XX-XX", "XXXX-12-25", "1997-04-30 17:30". Years before 1 are written
+// as TIMEX3 writes them, "BC" and the year as counted before Christ:
+// "BC0044-03-15", "BC0001-XX-XX" (there is no year 0 in that count).
 //
 // Date is a plain proleptic-Gregorian day; DayNumber counts days since
-// 1970-01-01 so that ranges compare with integers.
+// 1970-01-01 so that ranges compare with integers. Years are numbered
+// astronomically (ISO 8601): year 0 is 1 BC, year -43 is 44 BC.
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -38,6 +42,15 @@ struct Date {
 };
 
 bool is_leap_year(int year);
+
+// The astronomical year of a year counted before Christ (44 BC → -43), and back.
+constexpr int year_of_bc(int bc) { return 1 - bc; }
+constexpr int bc_of_year(int year) { return 1 - year; }
+
+// A year as TIMEX3 writes it: "1944", "0476", "BC0044" (year -43).
+std::string timex_year(int year);
+// A year as a reader writes it: "1944", "476", "44 BC" (year -43).
+std::string year_name(int year);
 int days_in_month(int year, int month);
 
 // Inclusive range of days.
@@ -50,7 +63,7 @@ struct DayRange {
 enum class Granularity { Unknown, Century, Decade, Year, Season, Quarter, Month, Week, Day, Hour, Minute, Second };
 
 struct Chronon {
-  static constexpr int kUnknown = -1;
+  static constexpr int kUnknown = std::numeric_limits<int>::min();
   int year = kUnknown;
   int month = kUnknown;
   int day = kUnknown;

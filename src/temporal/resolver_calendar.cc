@@ -122,27 +122,57 @@ bool Composition::past_feast_last_year(const Date& d) const {
   return cue.tense < 0 && cue.in_clause;
 }
 
-// "44 a.C.", "século V a.C.": TIMEX3's BC values (the year, or the century's
-// two digits, after "BC"). Chronons have no years before 1: such a date speaks
-// of no chronon, and anchors nothing.
+// The years from `first` to `last` (astronomical numbering, chronon.h) as the
+// two chronons of a span of years.
+static std::vector<Chronon> years(int first, int last) { return {Chronon::of_year(first), Chronon::of_year(last)}; }
+
+// "44 a.C.", "século V a.C.", "o segundo milénio a.C.", "anos 40 a.C.":
+// TIMEX3's BC values (the year's four digits, the century's two, the decade's
+// three, the millennium's one, after "BC"). Counting down from year 1, the
+// fifth century BC runs from 500 to 401 BC and the forties BC from 49 to 40 BC.
+// Such a date anchors nothing: the dates after it are not read against it.
 bool Composition::before_christ() {
-  if (f.era >= 0 || (f.year < 0 && f.century < 0)) return false;
+  if (f.era >= 0 || (f.year < 0 && f.century < 0 && f.millennium < 0 && f.decade < 0)) return false;
   res.type = TimexType::Date;
-  res.value = f.year >= 0 ? "BC" + pad(f.year, 4) : "BC" + pad(f.century, 2);
-  res.chronons.clear();
+  if (f.year > 0) {
+    res.value = "BC" + pad(f.year, 4);
+    res.chronons = {Chronon::of_year(year_of_bc(f.year))};
+  } else if (f.decade >= 0) {
+    if (f.decade_from_two_digits) f.decade -= 190;  // "anos 40 a.C.": the forties BC, not the 1940s
+    res.value = "BC" + pad(f.decade, 3);
+    res.chronons = years(year_of_bc(f.decade * 10 + 9), year_of_bc(std::max(1, f.decade * 10)));
+  } else if (f.century >= 0) {
+    res.value = "BC" + pad(f.century, 2);
+    res.chronons = years(year_of_bc(f.century * 100 + 100), year_of_bc(f.century * 100 + 1));
+  } else if (f.millennium >= 0) {
+    res.value = "BC" + std::to_string(f.millennium);
+    res.chronons = years(year_of_bc(f.millennium * 1000 + 1000), year_of_bc(f.millennium * 1000 + 1));
+  } else {
+    return false;
+  }
   return true;
 }
 
 bool Composition::decades_and_centuries() {
-  // --- Decades and centuries.
+  // --- Decades, centuries and millennia.
   if (f.decade >= 0) {
     res.value = std::to_string(f.decade);
-    res.chronons = {Chronon::of_year(f.decade * 10), Chronon::of_year(f.decade * 10 + 9)};
+    res.chronons = years(f.decade * 10, f.decade * 10 + 9);
     return true;
   }
   if (f.century >= 0 && f.year < 0) {
     res.value = pad(f.century, 2);
-    res.chronons = {Chronon::of_year(f.century * 100 + 1), Chronon::of_year(f.century * 100 + 100)};
+    res.chronons = years(f.century * 100 + 1, f.century * 100 + 100);
+    return true;
+  }
+  if (f.millennium >= 0 && f.year < 0) {
+    // After Christ, a millennium beyond the third is no date ("o capítulo V milénio").
+    if (f.millennium > 2) {
+      res.reject = true;
+      return true;
+    }
+    res.value = std::to_string(f.millennium);
+    res.chronons = years(f.millennium * 1000 + 1, f.millennium * 1000 + 1000);
     return true;
   }
   return false;

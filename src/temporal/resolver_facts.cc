@@ -108,6 +108,7 @@ void Composition::read_facts() {
           if (u == "Q") f.quarter = f.ordinal;
           else if (u == "HALF") f.half = f.ordinal;
           else if (u == "C") f.century = f.ordinal - 1;
+          else if (u == "L") f.millennium = f.ordinal - 1;
         }
         continue;
       }
@@ -117,7 +118,9 @@ void Composition::read_facts() {
       // Years of one to three digits where the words make them years: an era
       // after ("476 d.C."), "ano" before ("no ano 476"), or "em" before and the
       // clause ending after ("em 711, os mouros…").
-      const bool era_next = i + 1 < n && tk[i + 1].get("ERA");
+      // Not the number of a decade ("anos 40 a.C."), read below.
+      const bool decade_before = i > 0 && (tk[i - 1].text == "anos" || (is_de(i - 1) && i > 1 && tk[i - 2].text == "década"));
+      const bool era_next = i + 1 < n && tk[i + 1].get("ERA") && !decade_before;
       const bool ano_before = t.digits >= 2 && t.digits <= 3 && i > 0 &&
                               (tk[i - 1].text == "ano" || (is_de(i - 1) && i > 1 && tk[i - 2].text == "ano"));
       const bool em_before = t.digits == 3 && i > 0 && tk[i - 1].text == "em" && i + 1 == n;
@@ -148,7 +151,10 @@ void Composition::read_facts() {
       }
       if (after_decade_word && t.digits != 1) {
         if (t.digits == 4 && v % 10 == 0) f.decade = static_cast<int>(v / 10);
-        else if (v % 10 == 0 && v >= 10 && v < 100) f.decade = static_cast<int>(190 + v / 10);
+        else if (v % 10 == 0 && v >= 10 && v < 100) {
+          f.decade = static_cast<int>(190 + v / 10);
+          f.decade_from_two_digits = true;
+        }
         else if (t.digits == 4) f.year = static_cast<int>(v);
         if (f.decade >= 0 || f.year >= 0) continue;
       }
@@ -304,6 +310,7 @@ void Composition::read_facts() {
       if (u == "Q") f.quarter = o;
       else if (u == "HALF") f.half = o;
       else if (u == "C") f.century = o - 1;
+      else if (u == "L") f.millennium = o - 1;
       else {
         f.ordinal = o;
         f.unit = u;
@@ -351,10 +358,11 @@ void Composition::read_facts() {
         f.amount_vague = true;
         f.quantified_unit = true;
       }
-      if (f.century < 0 && *v == "C" && i + 1 < n) {
-        int r = roman_value(tk[i + 1].text);
-        if (r > 0 && r <= 21) {
-          f.century = r - 1;
+      // "século XX", "milénio III": a century or a millennium numbered after its word.
+      if ((*v == "C" && f.century < 0) || (*v == "L" && f.millennium < 0)) {
+        const int r = i + 1 < n ? roman_value(tk[i + 1].text) : -1;
+        if (r > 0 && r <= (*v == "C" ? 21 : 10)) {
+          (*v == "C" ? f.century : f.millennium) = r - 1;
           ++i;
           continue;
         }
@@ -439,6 +447,11 @@ void Composition::read_facts() {
     if (f.century < 0 && i > 0 && tk[i - 1].get("UNIT") && *tk[i - 1].get("UNIT") == "C") {
       int r = roman_value(w);
       if (r > 0 && r <= 21) f.century = r - 1;
+    }
+    // "III milênio": a Roman numeral before the millennium word.
+    if (const std::string* u = i + 1 < n ? tk[i + 1].get("UNIT") : nullptr; u && *u == "L" && f.millennium < 0) {
+      const int r = roman_value(w);
+      if (r > 0 && r <= 10) f.millennium = r - 1, ++i;
     }
   }
 }

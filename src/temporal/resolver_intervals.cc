@@ -52,6 +52,14 @@ std::optional<Resolution> Resolver::resolve_interval(const std::vector<Token>& t
         }
       }
     }
+    // "de 100 a 44 a.C.": a bare number on the left takes the era of the right.
+    const auto era_of = [](const std::vector<Token>& ts) -> const Token* {
+      for (const auto& t : ts)
+        if (t.get("ERA")) return &t;
+      return nullptr;
+    };
+    if (const Token* era = era_of(right); era && !era_of(left) && !left_full.empty() && left_full.back().number)
+      left_full.push_back(*era);
     Resolution l = resolve_tokens(left_full, point, ctx);
     if (l.reject || r.reject || l.value.empty()) return resolve_tokens(tokens, pattern, ctx);
     Resolution out = l;

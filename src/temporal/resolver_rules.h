@@ -51,6 +51,8 @@ struct Facts {
   std::string season;
   int quarter = -1, half = -1;
   int decade = -1, century = -1;
+  bool decade_from_two_digits = false;  // "anos 40": the 1940s, or the forties BC with an era
+  int millennium = -1;     // as TIMEX2 writes it: the ordinal less one ("segundo milénio" = 1)
   int hour = -1, minute = -1, second = -1;
   std::string daypart;
   std::string holiday;
@@ -104,7 +106,7 @@ class Composition {
   bool vague_reference();               // resolver_durations.cc
   bool durations();                     // resolver_durations.cc
   bool before_christ();                 // resolver_calendar.cc
-  bool decades_and_centuries();         // resolver_calendar.cc
+  bool decades_and_centuries();         // resolver_calendar.cc (and millennia)
   bool holidays();                      // resolver_calendar.cc
   bool day_of_unit();                   // resolver_calendar.cc
   bool part_of_year_counted();          // resolver_calendar.cc

@@ -2,6 +2,7 @@
 // whether a segment's chronons lie in it.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "temporal/chronon.h"
@@ -16,10 +17,17 @@ struct Period {
   Date to;
   DayRange days() const { return {from.day_number(), to.day_number()}; }
 
-  // Parses the contract's --from/--to forms (YYYY, YYYY-MM, YYYY-MM-DD); each
-  // end is widened to its granularity: ("1939", "1945") = 1939-01-01 … 1945-12-31.
+  // Parses the contract's --from/--to forms (YYYY, YYYY-MM, YYYY-MM-DD, and
+  // the same after "BC" for years before Christ, as TIMEX3 writes them); each
+  // end is widened to its granularity: ("1939", "1945") = 1939-01-01 … 1945-12-31,
+  // ("BC0100", "0100") = 1 January 100 BC … 31 December AD 100.
   static Result<Period> parse(std::string_view from, std::string_view to);
 };
+
+// An end of a period as given (Period::parse), for a reader: a year by its
+// name ("1939", "0100" as "100", "BC0044" as "44 BC"), "1939-09" as it is,
+// "BC0044-03-15" as "44 BC (BC0044-03-15)".
+std::string period_end_name(std::string_view end);
 
 // Whether a chronon lies in the period: its whole day range is inside it.
 // A chronon whose year is unknown lies nowhere.

@@ -43,6 +43,13 @@ const text = document.body.innerText;
 r.judgement = text.includes("the crawl's own judgement");
 r.legends = document.querySelectorAll('figure.chart .legend li').length;
 r.charts = document.querySelectorAll('figure.chart').length;
+r.ticks = [...document.querySelectorAll('svg text')].map(t => t.textContent).filter(t => / BC/.test(t)).length;
+r.overlap = 0;
+const labels = [...document.querySelectorAll('svg text.tick')].filter(t => !t.getAttribute('transform')).map(box);
+for (let i = 1; i < labels.length; ++i) {
+  const a = labels[i - 1], b = labels[i];
+  if (a.width && b.width && Math.abs(a.top - b.top) < 1 && b.left < a.right - 1) ++r.overlap;
+}
 const pre = document.createElement('pre'); pre.id = 'measure'; pre.textContent = JSON.stringify(r);
 document.body.appendChild(pre);
 })();
@@ -55,24 +62,10 @@ class ReportBrowserTest : public ::testing::Test {
     if (browser_.empty()) GTEST_SKIP() << "headless Chromium is not installed (apt-get install chromium)";
     auto probe = run_cronista({"tag"}, "Em 2003.");
     if (probe.exit_code != 0) GTEST_SKIP() << "the tagger does not load: " << probe.err;
-    server_.http().Get("/", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("<html><head><title>Guerra</title></head><body><p>Em setembro de 1939 começou a guerra. "
-                      "<a href=\"/a\">Invasão</a> <a href=\"/b\">Libertação</a></p></body></html>",
-                      "text/html; charset=utf-8");
-    });
-    server_.http().Get("/a", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("<html><head><title>Invasão</title></head><body><p>A 1 de setembro de 1939 a Polónia foi "
-                      "invadida.</p><p>Em 1950 escreveu-se a história.</p></body></html>",
-                      "text/html; charset=utf-8");
-    });
-    server_.http().Get("/b", [](const httplib::Request&, httplib::Response& res) {
-      res.set_content("<html><head><title>Paris</title></head><body><p>Em agosto de 1944 Paris foi libertada; "
-                      "no ano seguinte a guerra acabou.</p></body></html>",
-                      "text/html; charset=utf-8");
-    });
+    const auto [from, to] = serve();
     server_.start();
     const std::string db = (tmp_ / "crawl.db").string();
-    auto c = run_cronista({"crawl", "--quiet", "--from", "1939", "--to", "1945", "--delay-ms", "0", "--db", db,
+    auto c = run_cronista({"crawl", "--quiet", "--from", from, "--to", to, "--delay-ms", "0", "--db", db,
                            server_.url("/")});
     ASSERT_EQ(c.exit_code, 0) << c.err;
     auto r = run_cronista({"report", "--db", db, "--format", "html"});
@@ -80,6 +73,24 @@ class ReportBrowserTest : public ::testing::Test {
     std::string page = r.out;
     page.insert(page.rfind("</body>"), kMeasure);
     write_file(tmp_ / "report.html", page);
+  }
+
+  void page(const std::string& path, const std::string& title, const std::string& body) {
+    const std::string content =
+        "<html><head><title>" + title + "</title></head><body>" + body + "</body></html>";
+    server_.http().Get(path, [content](const httplib::Request&, httplib::Response& res) {
+      res.set_content(content, "text/html; charset=utf-8");
+    });
+  }
+
+  // The site to crawl, and the crawl's period.
+  virtual std::pair<std::string, std::string> serve() {
+    page("/", "Guerra",
+         "<p>Em setembro de 1939 começou a guerra. <a href=\"/a\">Invasão</a> <a href=\"/b\">Libertação</a></p>");
+    page("/a", "Invasão",
+         "<p>A 1 de setembro de 1939 a Polónia foi invadida.</p><p>Em 1950 escreveu-se a história.</p>");
+    page("/b", "Paris", "<p>Em agosto de 1944 Paris foi libertada; no ano seguinte a guerra acabou.</p>");
+    return {"1939", "1945"};
   }
 
   // The page laid out in a window `width` pixels wide.
@@ -145,6 +156,33 @@ TEST_F(ReportBrowserTest, OnAPhoneThePageDoesNotScrollSideways) {
   for (const auto& s : m["svgs"]) EXPECT_LE(s["right"].get<double>(), m["inner"].get<double>()) << s.dump();
 }
 
+// A crawl of ancient history: the timeline of the years the content speaks of
+// runs from before the year 1 to after it, its axis names the years "44 BC",
+// and the page still fits the window with its labels apart.
+class AncientReportBrowserTest : public ReportBrowserTest {
+ protected:
+  std::pair<std::string, std::string> serve() override {
+    page("/", "Roma",
+         "<p>Júlio César foi assassinado em 44 a.C.; <a href=\"/a\">Augusto</a> sucedeu-lhe.</p>"
+         "<p>Em 31 a.C. deu-se a batalha de Áccio.</p><p>Em 9 d.C. as legiões de Varo caíram na Germânia.</p>");
+    page("/a", "Augusto",
+         "<p>Augusto governou de 27 a.C. a 14 d.C.</p><p>Em 2 a.C. recebeu o título de pai da pátria.</p>"
+         "<p>No ano 14 d.C. morreu em Nola.</p>");
+    return {"BC0100", "0100"};
+  }
+};
+
+TEST_F(AncientReportBrowserTest, TheTimelineNamesYearsBeforeOneAndFitsTheWindow) {
+  const auto m = measure(1400);
+  ASSERT_FALSE(m.empty());
+  EXPECT_LE(m["scroll"].get<double>(), m["inner"].get<double>()) << "the page scrolls sideways";
+  EXPECT_GE(m["ticks"].get<int>(), 2) << "years before 1 named on an axis: " << m.dump();
+  EXPECT_EQ(m["overlap"].get<int>(), 0) << "axis labels overlap: " << m.dump();
+  for (const auto& s : m["svgs"]) {
+    EXPECT_LE(s["right"].get<double>(), s["limit"].get<double>() + 1) << "a chart overflows its column: " << s.dump();
+  }
+}
+
 // An empty database: each chart says "No data" instead of drawing blank axes.
 TEST(ReportHtml, AnEmptyDatabaseSaysNoDataInsteadOfBlankCharts) {
   TempDir tmp;
@@ -171,6 +209,25 @@ TEST(ReportHtml, TheTimelineFoldsTheOuterYearsIntoItsEndBars) {
   EXPECT_NE(html.find(">≥1945</text>"), std::string::npos) << html;
   EXPECT_EQ(html.find(">1066"), std::string::npos);
   EXPECT_NE(html.find("2 mentions of years before or after the bars shown"), std::string::npos);
+}
+
+// Years before 1 on the timeline: named "44 BC", in bars cut as years are
+// counted (no year 0), never as negative numbers.
+TEST(ReportHtml, TheTimelineNamesYearsBeforeOne) {
+  corpus::CollectionReport r;
+  for (int y = -43; y <= 14; ++y) r.reading.year_mentions[y] = 10;
+  std::string html = corpus::render_html(r);
+  EXPECT_NE(html.find(">44 BC</text>"), std::string::npos) << html;
+  // Every bar's year, in its tooltip (the axis shows every third).
+  EXPECT_NE(html.find("segments speaking of the year, 1 BC: 10<"), std::string::npos) << html;
+  EXPECT_NE(html.find("segments speaking of the year, 1: 10<"), std::string::npos);
+  EXPECT_EQ(html.find("segments speaking of the year, 0:"), std::string::npos) << "no year 0";
+  EXPECT_EQ(html.find("-43"), std::string::npos);
+  corpus::CollectionReport wide;
+  for (int y = -499; y <= 500; y += 7) wide.reading.year_mentions[y] = 10;
+  html = corpus::render_html(wide);
+  EXPECT_NE(html.find(">100–1 BC</text>"), std::string::npos) << html;
+  EXPECT_NE(html.find(">1–100</text>"), std::string::npos);
 }
 
 // A span of days too long to read is also given in years.

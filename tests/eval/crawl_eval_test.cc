@@ -156,6 +156,15 @@ TEST(CrawlEvalScope, ScopesWidenLikeFromAndTo) {
   ASSERT_TRUE(months.ok());
   EXPECT_EQ(months->last, (temporal::Date{1945, 5, 31}.day_number()));
   EXPECT_FALSE(parse_scope("a guerra").ok());
+  // Before the year 1, as --from and --to take it (no year 0: 1 BC is followed by AD 1).
+  auto rome = parse_scope("BC0100..0100");
+  ASSERT_TRUE(rome.ok()) << rome.status().message();
+  EXPECT_EQ(rome->first, (temporal::Date{-99, 1, 1}.day_number()));
+  EXPECT_EQ(rome->last, (temporal::Date{100, 12, 31}.day_number()));
+  auto bc1 = parse_scope("BC0001");
+  ASSERT_TRUE(bc1.ok());
+  EXPECT_EQ(bc1->last + 1, (temporal::Date{1, 1, 1}.day_number()));
+  EXPECT_NE(parse_scope("44a.C.").status().message().find("BC0044"), std::string::npos);
 }
 
 TEST_F(CrawlEvalTest, CommandWritesSummaryCsvAndSvg) {
