@@ -75,6 +75,9 @@ class PatternSet {
   bool next_match(std::string_view text, std::size_t from, Match* m) const;
 
   const std::vector<Pattern>& patterns() const { return patterns_; }
+  // How many times the combined pattern was compiled (once, unless the
+  // estimate of its size that sets its memory budget was off).
+  int combined_compilations() const { return combined_compilations_; }
 
  private:
   static constexpr unsigned char kGlue = 1;    // may open or join an expression
@@ -99,6 +102,7 @@ class PatternSet {
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;
+  int combined_compilations_ = 0;
 };
 
 }  // namespace cronista::temporal

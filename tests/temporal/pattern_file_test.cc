@@ -109,5 +109,31 @@ TEST(PatternSet, MatchesOnlyWholeWordsLongestFirst) {
   EXPECT_EQ((*set)->patterns()[m.pattern].id, "B");
 }
 
+TEST(PatternSet, ShippedPatternsCompileTheirCombinedProgramOnce) {
+  // The memory budget of the combined program is set from an estimate of
+  // its size, so that it is compiled once; an estimate gone stale with the
+  // patterns would double the start-up of every command that tags.
+  auto lex = Lexicon::load(testing::source_dir() + "/resources/pt");
+  ASSERT_TRUE(lex.ok()) << lex.status().message();
+  const std::string dir = testing::source_dir() + "/patterns/";
+  auto set = PatternSet::load({dir + "pt.patterns", dir + "pt.manual.patterns"}, *lex, false);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_EQ((*set)->combined_compilations(), 1);
+  PatternSet::Match m;
+  const std::string text = " chegou a 3 de maio de 1998. ";
+  ASSERT_TRUE((*set)->next_match(text, 0, &m));
+  EXPECT_EQ(text.substr(m.start, m.end - m.start), "3 de maio de 1998");
+}
+
+TEST(PatternSet, SmallSetsAtTheBudgetFloorCompileOnce) {
+  Lexicon lex = small_lexicon();
+  std::vector<Pattern> p(1);
+  p[0].id = "A";
+  p[0].regex = "tag_MONTH de tag_YEAR";
+  auto set = PatternSet::build(p, lex);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_EQ((*set)->combined_compilations(), 1);
+}
+
 }  // namespace
 }  // namespace cronista::temporal
