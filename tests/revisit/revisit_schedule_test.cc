@@ -122,5 +122,44 @@ TEST(RevisitSchedule, TheOptimumAbandonsAPageChangingFarFasterThanTheBudgetFollo
   EXPECT_GT(s.frequency(calm), 0.0);
 }
 
+TEST(RevisitSchedule, TheNutchLikeScheduleStretchesAStillPageAndShrinksAChangingOne) {
+  RevisitOptions o = options(0.1);
+  o.policy = RevisitPolicy::kAdaptive;
+  RevisitSchedule s(o);
+  const auto still = s.add_page(0, 1, 1.0 / 600, 0);
+  const auto busy = s.add_page(1, 1, 1.0 / 600, 0);
+  s.resolve();
+  // Two pages at 0.1 fetches/s: the uniform interval, 20 s, raised to the 60 s floor.
+  EXPECT_NEAR(1 / s.frequency(still), 60, 1e-3);
+  s.record_visit(still, 60, false, 0);
+  s.record_visit(busy, 60, true, 0);
+  EXPECT_NEAR(1 / s.frequency(still), 60 * 1.4, 1e-3);
+  EXPECT_NEAR(1 / s.frequency(busy), 60, 1e-3);  // 48 s is below the floor
+  s.record_visit(still, 144, false, 0);
+  EXPECT_NEAR(1 / s.frequency(still), 60 * 1.4 * 1.4, 1e-3);
+  EXPECT_NEAR(s.due(still), 144 + 60 * 1.4 * 1.4, 1e-3);
+}
+
+TEST(RevisitSchedule, TheFourClassesSpendTheBudgetAndMoveAPageByItsRecentChanges) {
+  RevisitOptions o = options(1.0);
+  o.policy = RevisitPolicy::kClasses;
+  RevisitSchedule s(o);
+  const auto a = s.add_page(0, 1, 1.0 / 600, 0);
+  const auto b = s.add_page(1, 1, 1.0 / 600, 0);
+  s.resolve();
+  // Both in the second class: together they spend the whole revisit budget.
+  EXPECT_NEAR(s.frequency(a) + s.frequency(b), s.revisit_budget(), 1e-9);
+  const double second = s.frequency(a);
+  // Two visits that both saw a change (n = 2 in the second class): one class faster, 3×.
+  s.record_visit(a, 10, true, 0);
+  EXPECT_NEAR(s.frequency(a), second, 1e-9);
+  s.record_visit(a, 20, true, 0);
+  EXPECT_NEAR(s.frequency(a), 3 * second, 1e-9);
+  // Two that saw none: one class slower, 30 : 3.
+  s.record_visit(b, 10, false, 0);
+  s.record_visit(b, 20, false, 0);
+  EXPECT_NEAR(s.frequency(b), second / 10, 1e-9);
+}
+
 }  // namespace
 }  // namespace cronista::revisit
