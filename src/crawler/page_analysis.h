@@ -45,6 +45,7 @@ int topic_penalty(const TitleWords& words, std::string_view anchor);
 
 struct AnalysisTask {
   FrontierEntry entry;
+  std::int64_t revisit_page = -1;  // a revisit: the page's id in the revisit schedule
   std::unique_ptr<PageRecord> page;
   std::string body;
   std::string content_type;
@@ -53,6 +54,7 @@ struct AnalysisTask {
 
 struct AnalysisResult {
   FrontierEntry entry;
+  std::int64_t revisit_page = -1;
   std::unique_ptr<PageRecord> page;
   std::vector<FoundLink> links;
 };
