@@ -247,7 +247,9 @@ class Crawl {
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
   std::vector<std::uint8_t> last_modified_distrusted_;      // by host: Last-Modified proven wrong
   std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
-  double last_resolve_ = -std::numeric_limits<double>::infinity();
+  double last_resolve_check_ = -std::numeric_limits<double>::infinity();
+  double resolve_cost_s_ = 0;   // CPU seconds the last solve took
+  double resolved_budget_ = 0;  // the revisit budget it shared out
   std::size_t resolved_size_ = 0;
   std::int64_t visits_since_resolve_ = 0;
 };
@@ -838,13 +840,17 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   submit(std::move(job));
 }
 
-// Solves the schedule again: every kResolveEveryS seconds when visits came
-// in, or at once when the collection has grown by half since the last time.
+// Solves the schedule again when it may have moved: at most every
+// kResolveEveryS seconds (or twenty times what the last solve cost, so that
+// a large collection does not hold the loop), when visits came in or the
+// revisit budget moved by a tenth (new URLs ran dry, or started to come);
+// and at once when the collection has grown by half since the last time.
 // The budget is --fetch-rate, or the sum of the hosts' politeness caps.
 void Crawl::maybe_resolve(double wall, bool force) {
   if (!schedule_ || schedule_->size() == 0) return;
   const bool grown = schedule_->size() >= resolved_size_ + resolved_size_ / 2 + 1;
-  if (!force && !grown && (visits_since_resolve_ == 0 || wall - last_resolve_ < kResolveEveryS)) return;
+  if (!force && !grown && wall - last_resolve_check_ < std::max(kResolveEveryS, 20 * resolve_cost_s_)) return;
+  last_resolve_check_ = wall;
   std::vector<std::uint8_t> has_copy(hosts_.size(), 0);
   for (const Copy& c : copies_)
     if (c.host < has_copy.size()) has_copy[c.host] = 1;
@@ -858,9 +864,14 @@ void Crawl::maybe_resolve(double wall, bool force) {
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
   schedule_->set_new_url_rate(static_cast<double>(new_fetch_times_.size()) / window);
+  const double budget = schedule_->revisit_budget();
+  const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
+  if (!force && !grown && visits_since_resolve_ == 0 && !moved) return;
+  const auto t0 = Clock::now();
   schedule_->resolve();
-  last_resolve_ = wall;
+  resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
+  resolved_budget_ = budget;
   visits_since_resolve_ = 0;
 }
 
