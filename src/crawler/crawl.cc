@@ -28,6 +28,7 @@
 #include "crawler/charset.h"
 #include "crawler/crawl_record.h"
 #include "crawler/crawl_store.h"
+#include "crawler/feeds.h"
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
 #include "crawler/host_queue.h"
@@ -117,22 +118,11 @@ std::optional<double> http_seconds(const std::string& value) {
 
 // Seconds since the epoch of an iso_time() string.
 std::optional<double> iso_seconds(const std::string& iso) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
-  if (std::sscanf(iso.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second, &ms) < 6)
-    return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<double>(timegm(&tm)) + ms / 1000.0;
+  const auto ms = iso_ms(iso);
+  return ms ? std::optional<double>(static_cast<double>(*ms) / 1000.0) : std::nullopt;
 }
 
-// Revisits (crawl.h). The prior change rate of a page with no history, and
-// how often the schedule is solved again.
-constexpr double kPriorRate = 1.0 / 86400;
+// Revisits (crawl.h): how often the schedule is solved again.
 constexpr double kResolveEveryS = 10;
 // A Last-Modified within this many seconds of the fetch, on a page whose
 // main text did not change, is the server's clock, not the page's.
@@ -161,8 +151,9 @@ class Crawl {
   }
 
   Status setup();
-  std::optional<std::string_view> skip_reason(const CanonicalUrl& u);
-  bool admit(const CanonicalUrl& u);
+  // `hub`: a feed or sitemap, whose path is not a page's.
+  std::optional<std::string_view> skip_reason(const CanonicalUrl& u, bool hub);
+  bool admit(const CanonicalUrl& u, bool hub = false);
   std::uint32_t host_for(const CanonicalUrl& u, StoreJob& job);
   void on_response(FetchResponse&& r);
   void on_robots(std::uint32_t host, const FetchResponse& r);
@@ -194,6 +185,11 @@ class Crawl {
   };
   double page_weight(std::optional<bool> relevant) const;
   void schedule_copy(const PageRecord& p, std::uint32_t host, std::uint16_t depth, double at);
+  // A feed or sitemap fetched (a first download, or a revisit of page
+  // `revisit_page`): its URLs go to the frontier, it joins the schedule as a hub.
+  void on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page);
+  // robots.txt `Sitemap:` lines and /sitemap.xml: hubs of a revisiting crawl.
+  void queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job);
   // A visit of a scheduled page: whether its main text changed (nullopt:
   // no earlier signature to compare with), the validators it came with.
   void note_visit(PageId id, double at, std::optional<bool> changed, std::int64_t new_urls,
@@ -201,6 +197,7 @@ class Crawl {
   bool dispatch_revisit(Clock::time_point now, double wall);
   void on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r);
   void on_revisit_analysed(AnalysisResult&& r);
+  void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
   void maybe_resolve(double wall, bool force);
   Status restore_schedule();
 
@@ -256,16 +253,16 @@ class Crawl {
 
 // The link filters of link_filters.h, in order of cost; the reason a URL
 // is skipped, or nullopt. Only for URLs the frontier has not seen.
-std::optional<std::string_view> Crawl::skip_reason(const CanonicalUrl& u) {
+std::optional<std::string_view> Crawl::skip_reason(const CanonicalUrl& u, bool hub) {
   if (!scope_.allows(u)) return "off-host";
-  if (surely_not_html(u.path())) return "not-html";
+  if (!hub && surely_not_html(u.path())) return "not-html";
   if (auto r = static_trap_reason(u)) return r;
   return calendar_.check(u);
 }
 
-bool Crawl::admit(const CanonicalUrl& u) {
+bool Crawl::admit(const CanonicalUrl& u, bool hub) {
   if (frontier_->state(u.str()) != UrlState::None) return true;  // known: counts a backlink
-  if (auto reason = skip_reason(u)) {
+  if (auto reason = skip_reason(u, hub)) {
     ++skipped_[std::string(*reason)];
     return false;
   }
@@ -440,6 +437,7 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
     job.robots = std::make_unique<RobotsRecord>(RobotsRecord{
         r.effective_url.empty() ? r.url : r.effective_url, iso_time(r.started), r.raw_request, r.raw_head, r.body, r.ip});
   }
+  if (schedule_) queue_sitemaps(host, hosts_[host].rules, job);
   submit(std::move(job));
   frontier_->host_changed(host, now);
 }
@@ -570,6 +568,13 @@ void Crawl::on_response(FetchResponse&& r) {
     ++pages_;
     yield_.learn(e.priority(), false);  // a page of the budget that could not be relevant
   }
+  if (schedule_ && p.history && r.status >= 200 && r.status < 300) {
+    if (auto feed = parse_feed(r.body)) {
+      p.body = std::move(r.body);
+      on_feed(std::move(e), std::move(page), *feed, -1);
+      return;
+    }
+  }
   p.body = std::move(r.body);
   frontier_->finish(e, UrlState::Done, &job.ops);
   --page_transfers_;
@@ -588,7 +593,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   std::unordered_set<std::string_view> counted;
   std::int64_t kept = 0, fresh = 0;
   for (const FoundLink& link : r.links) {
-    if (!admit(link.url)) continue;
+    if (!admit(link.url, link.hub)) continue;
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
     int penalty = link.penalty;
@@ -622,10 +627,11 @@ void Crawl::on_analysed(AnalysisResult&& r) {
 
 // A page's importance in the freshness objective: every page alike in a
 // general crawl; in a temporal crawl the relevant ones only, the others
-// being revisited as hubs (by the new URLs they announce) or not at all.
+// being revisited as hubs (by the new URLs they announce) or not at all;
+// feeds and sitemaps only as hubs.
 double Crawl::page_weight(std::optional<bool> relevant) const {
-  if (!o_.temporal_mode) return 1;
-  return relevant.value_or(false) ? 1 : 0;
+  if (!relevant) return 0;  // not an analysed page (a feed, a sitemap): a hub only
+  return !o_.temporal_mode || *relevant ? 1 : 0;
 }
 
 // A page downloaded for the first time joins the schedule (a page
@@ -645,7 +651,9 @@ void Crawl::schedule_copy(const PageRecord& p, std::uint32_t host, std::uint16_t
     c.captured_at = p.fetched_at;
     return;
   }
-  const PageId id = schedule_->add_page(host, page_weight(p.relevant), kPriorRate, at);
+  const double weight = page_weight(p.relevant);
+  const PageId id = schedule_->add_page(host, weight, revisit::RatePrior{}.rate, at,
+                                        weight > 0 ? 0.0 : static_cast<double>(p.new_urls.value_or(0)));
   copy_of_.emplace(key, id);
   Copy c;
   c.url = p.url;
@@ -765,6 +773,13 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
     pool_->submit(std::move(task));
     return;
   }
+  if (r.error == FetchError::None && r.status >= 200 && r.status < 300) {
+    if (auto feed = parse_feed(r.body)) {
+      p.body = std::move(r.body);
+      on_feed(std::move(e), std::move(page), *feed, static_cast<std::int64_t>(id));
+      return;
+    }
+  }
   c.in_flight = false;
   StoreJob job;
   if (r.error == FetchError::None && r.status == 304) {
@@ -798,7 +813,7 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   const std::uint64_t job_id = jobs_submitted_ + 1;
   std::int64_t kept = 0, fresh = 0;
   for (const FoundLink& link : r.links) {
-    if (!admit(link.url)) continue;
+    if (!admit(link.url, link.hub)) continue;
     // A link seen on an earlier visit is no new backlink; a URL never seen is.
     const bool unseen = frontier_->state(link.url.str()) == UrlState::None;
     const std::uint32_t host = host_for(link.url, job);
@@ -817,17 +832,24 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   const double wall = iso_seconds(p.fetched_at).value_or(wall_seconds());
   note_visit(id, wall, changed, fresh, p.last_modified);
   ++visits_since_resolve_;
+  // An unchanged copy stands: its analysis stays as stored.
+  if (changed && !*changed) p.analysed = false;
+  keep_copy(c, p, changed);
+  job.page = std::move(r.page);
+  submit(std::move(job));
+}
+
+// After a revisit answered 200: an unchanged copy stands, and the WARC gets
+// a revisit record when the payload is byte for byte the stored one; a
+// changed one (or the first with a signature) replaces it.
+void Crawl::keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed) {
   if (changed && !*changed) {
-    // The copy stands: its analysis stays as stored, and the WARC gets a
-    // revisit record when the payload is byte for byte the stored one.
-    p.analysed = false;
     if (!p.content_hash.empty() && p.content_hash == c.content_hash) {
       p.warc_revisit = WarcRevisit::kIdenticalPayloadDigest;
       p.warc_refers_to_uri = c.url;
       p.warc_refers_to_date = warc_date(c.captured_at);
     }
   } else {
-    // A new copy (or the first with a signature): it replaces the analysis.
     c.signature = p.main_signature;
   }
   c.etag = p.etag;
@@ -836,8 +858,68 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
     c.content_hash = p.content_hash;
     c.captured_at = p.fetched_at;
   }
-  job.page = std::move(r.page);
+}
+
+void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page) {
+  PageRecord& p = *page;
+  StoreJob job;
+  const std::uint64_t job_id = jobs_submitted_ + 1;
+  auto base = CanonicalUrl::parse(e.url);
+  // The entries of a sitemap index are sitemaps; those of a feed or a
+  // sitemap are pages.
+  const bool index = feed.kind == FeedKind::kSitemapIndex;
+  std::string listed;
+  std::int64_t kept = 0, fresh = 0;
+  for (const std::string& href : feed.urls) {
+    if (!base.ok()) break;
+    auto target = CanonicalUrl::resolve(*base, href);
+    if (!target.ok()) continue;
+    listed += target->str();
+    listed += '\n';
+    if (!admit(*target, index)) continue;
+    const bool unseen = frontier_->state(target->str()) == UrlState::None;
+    const std::uint32_t host = host_for(*target, job);
+    if (frontier_->add(target->str(), host, static_cast<std::uint16_t>(std::min<int>(e.depth + 1, 65535)), 0, unseen,
+                       job_id, &job.ops) == Frontier::Added::Queued)
+      ++fresh;
+    ++kept;
+  }
+  p.links = static_cast<std::int64_t>(feed.urls.size());
+  p.links_kept = kept;
+  p.new_urls = fresh;
+  // A feed changes when the list of what it announces does: any difference
+  // counts (a new item among fifty is a change, not a near-duplicate).
+  p.main_signature = revisit::content_signature(listed);
+  const double at = iso_seconds(p.fetched_at).value_or(wall_seconds());
+  if (revisit_page < 0) {
+    frontier_->finish(e, UrlState::Done, &job.ops);
+    --page_transfers_;
+    schedule_copy(p, e.host, e.depth, at);
+  } else {
+    const PageId id = static_cast<PageId>(revisit_page);
+    Copy& c = copies_[id];
+    c.in_flight = false;
+    std::optional<bool> changed;
+    if (c.signature) changed = c.signature->exact != p.main_signature->exact;
+    p.changed = changed;
+    ++revisits_;
+    if (changed && *changed) ++changed_;
+    note_visit(id, at, changed, fresh, p.last_modified);
+    keep_copy(c, p, changed);
+  }
+  ++visits_since_resolve_;
+  job.page = std::move(page);
   submit(std::move(job));
+}
+
+void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job) {
+  std::vector<std::string> urls = rules.sitemaps();
+  urls.push_back(hosts_[host].origin + "/sitemap.xml");
+  for (const std::string& url : urls) {
+    auto u = CanonicalUrl::parse(url);
+    if (!u.ok() || !admit(*u, true)) continue;
+    frontier_->add(u->str(), host_for(*u, job), 0, 0, false, jobs_submitted_ + 1, &job.ops);
+  }
 }
 
 // Solves the schedule again when it may have moved: at most every
@@ -893,6 +975,7 @@ Status Crawl::restore_schedule() {
       p.content_hash = v.content_hash;
       p.fetched_at = v.fetched_at;
       p.main_signature = v.signature;
+      p.new_urls = v.new_urls;
       schedule_copy(p, v.host, v.depth, at);
       return;
     }

@@ -133,20 +133,6 @@ UrlState state_from(std::string_view s) {
 
 std::string now_iso() { return iso_time(std::chrono::system_clock::now()); }
 
-// Milliseconds since the epoch of an iso_time() string.
-std::optional<std::int64_t> iso_ms(const std::string& s) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
-  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second, &ms) < 6)
-    return std::nullopt;
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
-}
 
 }  // namespace
 
@@ -159,6 +145,20 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                 tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
   return buf;
+}
+
+std::optional<std::int64_t> iso_ms(const std::string& s) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
+  if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second, &ms) < 6)
+    return std::nullopt;
+  std::tm tm{};
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
 }
 
 std::string warc_date(std::string_view fetched_at) { return std::string(fetched_at.substr(0, 19)) + "Z"; }
@@ -367,7 +367,8 @@ Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visi
       "SELECT p.url, u.host_id, p.depth, p.fetched_at, p.status, p.revisit, p.changed, p.main_hash, p.simhash, "
       "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls FROM pages p "
       "JOIN urls u ON u.id = p.url_id "
-      "WHERE (p.revisit = 1 AND p.status = 304) OR (p.status BETWEEN 200 AND 299 AND p.relevant IS NOT NULL) "
+      "WHERE (p.revisit = 1 AND p.status = 304) OR "
+      "(p.status BETWEEN 200 AND 299 AND (p.relevant IS NOT NULL OR p.main_hash IS NOT NULL)) "
       "ORDER BY p.id");
   if (!st.ok()) return st.status();
   while (st->step()) {

@@ -240,6 +240,8 @@ class CrawlStore {
 
 // ISO 8601 UTC with milliseconds: "2026-11-22T08:30:43.123Z".
 std::string iso_time(std::chrono::system_clock::time_point t);
+// Milliseconds since the epoch of an iso_time() string, or nullopt.
+std::optional<std::int64_t> iso_ms(const std::string& s);
 // The WARC-Date of a fetch whose fetched_at is an iso_time(): to the second.
 std::string warc_date(std::string_view fetched_at);
 

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "crawler/charset.h"
+#include "crawler/feeds.h"
 #include "revisit/content_signature.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
@@ -280,6 +281,13 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
     p.link_rows.push_back(std::move(info));
   }
   p.links = static_cast<std::int64_t>(p.link_rows.size());
+  // A revisiting crawl watches the page's feeds (feeds.h), whatever its scope.
+  if (options_.revisit && base)
+    for (const auto& [href, type] : p.doc.alternates) {
+      if (!is_feed_type(type)) continue;
+      auto target = CanonicalUrl::resolve(*base, href);
+      if (target.ok()) r.links.push_back(FoundLink{*target, false, 0, {}, true});
+    }
   // What counts as a change on a revisit: the main text, page furniture
   // (clocks, counters, "most read" boxes) left out.
   {
@@ -293,6 +301,7 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
   p.doc.source_offsets = {};
   p.doc.blocks = {};
   p.doc.links = {};
+  p.doc.alternates = {};
 
   p.analysed = true;
   p.info.key = p.url;

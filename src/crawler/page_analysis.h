@@ -35,6 +35,7 @@ struct FoundLink {
   bool counts = true;         // counts as a backlink of its target
   std::uint8_t penalty = 0;   // link context score (link_penalty)
   std::string anchor;         // temporal mode: for the topic penalty
+  bool hub = false;           // a feed of the page (<link rel="alternate">), followed only when revisiting
 };
 
 // The topic penalty of a link (temporal mode, with link penalties): from 0

@@ -21,16 +21,23 @@ void RevisitSchedule::set_host_gap(std::uint32_t host, double gap_s) {
   host_caps_[host] = gap_s > 0 ? 1.0 / gap_s : kNever;
 }
 
-RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double weight, double prior_rate, double now) {
+RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double weight, double prior_rate, double now,
+                                                  double yield) {
   Page p;
+  p.yield = std::max(0.0, yield);
   p.host = host;
   p.weight = std::max(0.0, weight);
   p.prior_rate = std::clamp(prior_rate, kMinRate, kMaxRate);
   p.last_visit = now;
   p.due = kNever;
+  if (p.weight > 0 || p.yield > 0) p.frequency = provisional_;
+  if (options_.policy == RevisitPolicy::kClasses && class_base_s_ > 0)
+    p.frequency = p.weight > 0 ? 1.0 / (class_base_s_ * kClassRatio[p.klass]) : 0.0;
   pages_.push_back(std::move(p));
   if (host >= host_caps_.size()) host_caps_.resize(host + 1, kNever);
-  return static_cast<PageId>(pages_.size() - 1);
+  const auto id = static_cast<PageId>(pages_.size() - 1);
+  if (pages_[id].frequency > 0) schedule(id);
+  return id;
 }
 
 void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::size_t new_urls) {
@@ -144,6 +151,7 @@ double RevisitSchedule::revisit_budget() const {
 
 void RevisitSchedule::resolve() {
   const double budget = revisit_budget();
+  provisional_ = pages_.empty() ? 0.0 : budget / static_cast<double>(pages_.size());
   if (options_.policy == RevisitPolicy::kAdaptive || options_.policy == RevisitPolicy::kClasses) {
     resolve_deployed(budget);
     return;

@@ -18,7 +18,9 @@
 // - freshness: the rest, by the policy (the optimum, or a reference one),
 //   within what discovery left of each host's cap.
 // A page's next visit is its last visit plus 1/f (visits evenly spaced); a
-// page with f = 0 is not revisited until a resolve gives it a frequency.
+// page with f = 0 is not revisited until a resolve gives it a frequency. A
+// page added after a resolve starts with the mean frequency that resolve
+// gave (when it has a weight or a yield), until the next one.
 //
 // New URLs and revisits share one crawl budget by this rule: the crawl
 // reports the rate at which it fetches new URLs (`set_new_url_rate`), and
@@ -79,7 +81,10 @@ class RevisitSchedule {
   void set_host_gap(std::uint32_t host, double gap_s);
 
   // A page fetched for the first time at `now` (seconds on any clock).
-  PageId add_page(std::uint32_t host, double weight, double prior_rate, double now);
+  // `yield`: its yield so far; for a page that counts only as a hub (weight
+  // 0: a feed, a sitemap, an out-of-scope page of a temporal crawl) the new
+  // URLs its first fetch found, without which no revisit would ever measure it.
+  PageId add_page(std::uint32_t host, double weight, double prior_rate, double now, double yield = 0);
 
   // A revisit at `now`: whether the main text changed since the previous
   // visit, and how many URLs never seen before the page links to.
@@ -148,6 +153,7 @@ class RevisitSchedule {
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> heap_;
   double new_url_rate_ = 0;
   double class_base_s_ = 0;  // kClasses: the fastest class's interval
+  double provisional_ = 0;   // the last resolve's budget per page: a new page's frequency until the next
 };
 
 }  // namespace cronista::revisit

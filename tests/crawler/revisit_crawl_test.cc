@@ -6,6 +6,7 @@
 
 #include <ctime>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
 
@@ -22,6 +23,7 @@ using testing::html;
 using testing::rows;
 using testing::scalar;
 using testing::Site;
+using testing::SitePage;
 using testing::TempDir;
 
 // Three news texts of about 80 words each, far apart in content: a page
@@ -149,6 +151,13 @@ struct Web {
 };
 
 constexpr int kPages = 7;  // the index and the six pages it links
+constexpr int kHosts = 3;  // each asked for /sitemap.xml (a 404 here), a download of its own
+
+// Downloads in history that are pages of the test web (not the /sitemap.xml 404s).
+std::int64_t pages_downloaded(const std::string& db, bool distinct = false) {
+  return count(db, std::string("SELECT COUNT(") + (distinct ? "DISTINCT url" : "*") +
+                       ") FROM history WHERE url NOT LIKE '%/sitemap.xml'");
+}
 
 crawler::CrawlOptions revisit_options(const TempDir& tmp, const Web& web, std::int64_t fetches) {
   auto o = testing::test_options(tmp, {web.site.url("/")});
@@ -174,11 +183,12 @@ TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted)
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_EQ(sum->end_reason, "max-fetches");
-  EXPECT_EQ(sum->total_pages, kPages);
+  EXPECT_EQ(sum->total_pages, kPages + kHosts);
   const std::string db = o.db;
   // Each page downloaded once; the revisits are pages rows outside history.
-  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history"), kPages);
-  EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT url) FROM history"), kPages);
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  EXPECT_EQ(pages_downloaded(db, true), kPages);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/sitemap.xml'"), kHosts);
 
   // Clock, counter and rotating box are furniture: never a change.
   const auto noisy = revisits_of(db, web.site.url("/noisy"));
@@ -292,6 +302,115 @@ TEST(RevisitCrawl, UnchangedContentIsWrittenAsWarcRevisitRecords) {
   EXPECT_NE(check.output.find("\"revisit\""), std::string::npos) << check.output;
 }
 
+TEST(RevisitCrawl, TheReportHasAFreshnessSectionForARevisitCrawl) {
+  Web web;
+  TempDir tmp;
+  const auto o = revisit_options(tmp, web, kPages * 5);
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  auto r = testing::run_cronista({"report", "--db", o.db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("8.3")) << r.out.substr(0, 400);
+  const auto& f = j["8.3"];
+  EXPECT_EQ(f["pages revisited or scheduled"]["value"], kPages);
+  EXPECT_EQ(f["revisits"]["value"], count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"));
+  EXPECT_EQ(f["revisits that found a change"]["value"],
+            count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 1"));
+  EXPECT_EQ(f["revisits answered 304"]["value"], count(o.db, "SELECT COUNT(*) FROM pages WHERE status = 304"));
+  const double freshness = f["estimated freshness now"]["value"];
+  EXPECT_GT(freshness, 0.0);
+  EXPECT_LE(freshness, 1.0);
+  // The two pages whose main text changed on every visit, a second or so
+  // apart, are estimated to change within minutes; the others, never seen
+  // changing, keep rates near the prior of one change a day.
+  const auto& rates = j["8.4"];
+  EXPECT_EQ(rates["changes within 10 minutes"]["pages"], 2);
+  std::int64_t binned = 0;
+  for (auto& [bin, cells] : rates.items()) binned += cells["pages"].get<std::int64_t>();
+  EXPECT_EQ(binned, kPages);
+  // No revisit found a URL never seen: no hub.
+  EXPECT_TRUE(j["8.5"].empty());
+
+  const std::string html_out = (tmp / "r.html").string();
+  r = testing::run_cronista({"report", "--db", o.db, "--format", "html", "--out", html_out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = testing::read_file(html_out);
+  EXPECT_NE(page.find("Freshness of the collection"), std::string::npos);
+  EXPECT_NE(page.find("mean interval between changes (estimated)"), std::string::npos);
+}
+
+// A site that announces its pages in a feed (found by <link rel="alternate">),
+// a sitemap index named by robots.txt and a /sitemap.xml: all are hubs.
+TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
+  Site site;
+  std::mutex mu;
+  int feed_visits = 0;
+  site.http().Get("/robots.txt", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content("User-agent: *\nAllow: /\nSitemap: " + site.url("/mapa.xml") + "\n", "text/plain");
+  });
+  // Each fetch of the feed announces one more article.
+  site.http().Get("/feed.xml", [&](const httplib::Request&, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    ++feed_visits;
+    std::string items;
+    for (int i = feed_visits; i >= 1; --i)
+      items += "<item><title>Artigo " + std::to_string(i) + "</title><link>" + site.url("/artigo/" + std::to_string(i)) +
+               "</link></item>";
+    res.set_content("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Últimas</title>" + items +
+                        "</channel></rss>",
+                    "application/rss+xml");
+  });
+  site.http().Get(R"(/artigo/(\d+))", [&](const httplib::Request& req, httplib::Response& res) {
+    res.set_content(news_page(std::string(kArticles[std::stoi(req.matches[1]) % 3])), "text/html; charset=utf-8");
+  });
+  SitePage home;
+  home.body = "<!DOCTYPE html><html lang=\"pt\"><head><meta charset=\"utf-8\"><title>Jornal</title>"
+              "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed.xml\"></head><body><main><p>" +
+              std::string(kArticles[0]) + "</p></main></body></html>";
+  site.page("/", home);
+  // Sitemaps name absolute URLs: written when asked, once the port is known.
+  auto xml = [&](std::string body) {
+    return [body = std::move(body), &site](const httplib::Request&, httplib::Response& res) {
+      std::string out = body;
+      for (std::size_t at; (at = out.find("ORIGIN")) != std::string::npos;) out.replace(at, 6, site.origin());
+      res.set_content(out, "text/xml");
+    };
+  };
+  site.http().Get("/mapa.xml", xml("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><sitemap>"
+                                   "<loc>ORIGIN/mapa-1.xml</loc></sitemap></sitemapindex>"));
+  site.http().Get("/mapa-1.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+                                     "<loc>ORIGIN/pagina-a</loc></url><url><loc>ORIGIN/pagina-b</loc></url></urlset>"));
+  site.http().Get("/sitemap.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+                                      "<loc>ORIGIN/pagina-c</loc></url></urlset>"));
+  for (const char* p : {"/pagina-a", "/pagina-b", "/pagina-c"}) site.page(p, news_page(kArticles[1]));
+  site.start();
+
+  TempDir tmp;
+  auto o = testing::test_options(tmp, {site.url("/")});
+  o.revisit = true;
+  o.revisit_policy = revisit::RevisitPolicy::kUniform;
+  o.fetch_rate = 20;
+  o.max_fetches = 120;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const std::string db = o.db;
+  const auto downloaded = rows(db, "SELECT url FROM history");
+  const std::set<std::string> got(downloaded.begin(), downloaded.end());
+  for (const char* p : {"/", "/feed.xml", "/mapa.xml", "/mapa-1.xml", "/sitemap.xml", "/pagina-a", "/pagina-b",
+                        "/pagina-c", "/artigo/1"})
+    EXPECT_TRUE(got.count(site.url(p))) << p;
+  // The feed was revisited, and its revisits announced new articles, which were fetched.
+  const auto feed_rows = revisits_of(db, site.url("/feed.xml"));
+  ASSERT_GE(feed_rows.size(), 2u);
+  for (const auto& r : feed_rows) EXPECT_EQ(r, "200|1");
+  EXPECT_EQ(count(db, "SELECT MIN(new_urls) FROM pages WHERE revisit = 1 AND url = '" + site.url("/feed.xml") + "'"), 1);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo/%'"), 2);
+  // Every article the feed announced is in the frontier or downloaded, none lost.
+  std::lock_guard lk(mu);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM urls WHERE url LIKE '%/artigo/%'"), feed_visits);
+}
+
 std::vector<std::string> crawl_args(const TempDir& tmp, const Web& web) {
   return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / "c.db").string(),
           "--delay-ms", "20", "--quiet", web.site.url("/")};
@@ -327,8 +446,8 @@ TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("stopped: max-fetches"), std::string::npos) << r.err;
   // Nothing downloaded twice as new; the revisits went on.
-  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history"), kPages);
-  EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT url) FROM history"), kPages);
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  EXPECT_EQ(pages_downloaded(db, true), kPages);
   const std::string after = " AND id > " + std::to_string(max_id);
   EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1" + after), 20);
   // The signatures came back: every revisit after the resume was compared.
@@ -359,8 +478,10 @@ TEST(RevisitCrawl, ACrawlStartedWithoutRevisitsContinuesWithThem) {
                              "--revisit-policy", "uniform", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("revisits: "), std::string::npos) << r.err;
-  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history"), kPages);
-  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 21);
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  // --max-fetches bounds the run's requests: revisits, and the hosts' /sitemap.xml.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE run_id = 2"), 21);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 21 - kHosts);
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed IS NULL"), 0);
   EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND status = 304"), 1);
 }

@@ -161,5 +161,26 @@ TEST(RevisitSchedule, TheFourClassesSpendTheBudgetAndMoveAPageByItsRecentChanges
   EXPECT_NEAR(s.frequency(b), second / 10, 1e-9);
 }
 
+TEST(RevisitSchedule, APageThatCountsOnlyAsAHubIsRevisitedByTheYieldOfItsFirstFetch) {
+  RevisitSchedule s(options(1.0));
+  const auto page = s.add_page(0, 1, 1.0 / 600, 0);
+  const auto feed = s.add_page(1, 0, 1.0 / 600, 0, 12);   // a feed that listed 12 new URLs
+  const auto other = s.add_page(2, 0, 1.0 / 600, 0, 0);   // out of scope, announcing nothing
+  s.resolve();
+  EXPECT_GT(s.frequency(page), 0);
+  EXPECT_GT(s.frequency(feed), 0);
+  EXPECT_EQ(s.frequency(other), 0);
+  // Two hubs alike at first; the one whose revisits find nothing new loses
+  // its share to the one that keeps announcing.
+  const auto live = s.add_page(3, 0, 1.0 / 600, 0, 12);
+  for (int i = 1; i <= 5; ++i) {
+    s.record_visit(feed, 60.0 * i, false, 0);
+    s.record_visit(live, 60.0 * i, false, 12);
+  }
+  s.resolve();
+  EXPECT_LT(s.yield(feed), 12 * 0.2);
+  EXPECT_LT(s.frequency(feed), s.frequency(live) / 2);
+}
+
 }  // namespace
 }  // namespace cronista::revisit
