@@ -168,6 +168,7 @@ class Crawl {
   void progress(bool final_line);
   void fetch_robots(std::uint32_t host, Clock::time_point now);
   std::unique_ptr<PageRecord> page_record(const FrontierEntry& e, const FetchResponse& r);
+  void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
   // The global request budget (--fetch-rate): whether a request may start now.
   bool rate_allows(Clock::time_point now) const;
 
@@ -184,7 +185,8 @@ class Crawl {
     bool in_flight = false;
   };
   double page_weight(std::optional<bool> relevant) const;
-  void schedule_copy(const PageRecord& p, std::uint32_t host, std::uint16_t depth, double at);
+  void schedule_copy(const StoredVisit& v, double at);
+  static StoredVisit visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth);
   // A feed or sitemap fetched (a first download, or a revisit of page
   // `revisit_page`): its URLs go to the frontier, it joins the schedule as a hub.
   void on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page);
@@ -442,6 +444,20 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   frontier_->host_changed(host, now);
 }
 
+// An HTML response goes to the analysis pool (its body moved out of `r`).
+void Crawl::analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r,
+                          std::int64_t revisit_page) {
+  AnalysisTask task;
+  task.entry = std::move(e);
+  task.revisit_page = revisit_page;
+  task.page = std::move(page);
+  task.content_type = r.content_type;
+  task.last_modified = r.last_modified;
+  task.body = std::move(r.body);
+  if (!o_.warc.empty()) task.page->body = task.body;
+  pool_->submit(std::move(task));
+}
+
 // The page row of a response (its analysis comes later), errors counted.
 std::unique_ptr<PageRecord> Crawl::page_record(const FrontierEntry& e, const FetchResponse& r) {
   auto page = std::make_unique<PageRecord>();
@@ -554,14 +570,7 @@ void Crawl::on_response(FetchResponse&& r) {
                        looks_like_html(r.content_type, r.body);
   frontier_->host_changed(e.host, now);
   if (analyse) {
-    AnalysisTask task;
-    task.entry = std::move(e);
-    task.page = std::move(page);
-    task.content_type = r.content_type;
-    task.last_modified = r.last_modified;
-    task.body = std::move(r.body);
-    if (!o_.warc.empty()) task.page->body = task.body;
-    pool_->submit(std::move(task));
+    analyse_later(std::move(e), std::move(page), r, -1);
     return;
   }
   if (p.history) {
@@ -607,7 +616,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   p.links_kept = kept;
   p.new_urls = fresh;
   if (schedule_) {
-    schedule_copy(p, r.entry.host, r.entry.depth, iso_seconds(p.fetched_at).value_or(wall_seconds()));
+    schedule_copy(visit_of(p, r.entry.host, r.entry.depth), iso_seconds(p.fetched_at).value_or(wall_seconds()));
     ++visits_since_resolve_;
   }
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
@@ -636,35 +645,43 @@ double Crawl::page_weight(std::optional<bool> relevant) const {
 
 // A page downloaded for the first time joins the schedule (a page
 // downloaded again after a resume keeps its place and history).
-void Crawl::schedule_copy(const PageRecord& p, std::uint32_t host, std::uint16_t depth, double at) {
-  const std::uint64_t key = url_key(p.url);
+void Crawl::schedule_copy(const StoredVisit& v, double at) {
+  const std::uint64_t key = url_key(v.url);
   auto it = copy_of_.find(key);
   if (it != copy_of_.end()) {
     Copy& c = copies_[it->second];
     std::optional<bool> changed;
-    if (c.signature && p.main_signature) changed = revisit::is_change(*c.signature, *p.main_signature);
-    note_visit(it->second, at, changed, p.new_urls.value_or(0), p.last_modified);
-    if (!changed || *changed) c.signature = p.main_signature;
-    c.etag = p.etag;
-    c.last_modified = p.last_modified;
-    c.content_hash = p.content_hash;
-    c.captured_at = p.fetched_at;
+    if (c.signature && v.signature) changed = revisit::is_change(*c.signature, *v.signature);
+    note_visit(it->second, at, changed, v.new_urls, v.last_modified);
+    c = Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at,
+             changed && !*changed ? c.signature : v.signature, v.host, v.depth, c.in_flight};
     return;
   }
-  const double weight = page_weight(p.relevant);
-  const PageId id = schedule_->add_page(host, weight, revisit::RatePrior{}.rate, at,
-                                        weight > 0 ? 0.0 : static_cast<double>(p.new_urls.value_or(0)));
+  const double weight = page_weight(v.relevant);
+  const PageId id = schedule_->add_page(v.host, weight, revisit::RatePrior{}.rate, at,
+                                        weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
   copy_of_.emplace(key, id);
-  Copy c;
-  c.url = p.url;
-  c.etag = p.etag;
-  c.last_modified = p.last_modified;
-  c.content_hash = p.content_hash;
-  c.captured_at = p.fetched_at;
-  c.signature = p.main_signature;
-  c.host = host;
-  c.depth = depth;
-  copies_.push_back(std::move(c));
+  copies_.push_back(Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth,
+                         false});
+}
+
+// What the schedule keeps of a page's visit.
+StoredVisit Crawl::visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth) {
+  StoredVisit v;
+  v.url = p.url;
+  v.host = host;
+  v.depth = depth;
+  v.fetched_at = p.fetched_at;
+  v.status = p.status;
+  v.revisit = p.revisit;
+  v.changed = p.changed;
+  v.signature = p.main_signature;
+  v.etag = p.etag;
+  v.last_modified = p.last_modified;
+  v.content_hash = p.content_hash;
+  v.relevant = p.relevant;
+  v.new_urls = p.new_urls.value_or(0);
+  return v;
 }
 
 // What a visit teaches: a change or not (the rate), the new URLs (the
@@ -762,15 +779,7 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
   const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
                     looks_like_html(r.content_type, r.body);
   if (html) {
-    AnalysisTask task;
-    task.entry = std::move(e);
-    task.revisit_page = static_cast<std::int64_t>(id);
-    task.page = std::move(page);
-    task.content_type = r.content_type;
-    task.last_modified = r.last_modified;
-    task.body = std::move(r.body);
-    if (!o_.warc.empty()) task.page->body = task.body;
-    pool_->submit(std::move(task));
+    analyse_later(std::move(e), std::move(page), r, static_cast<std::int64_t>(id));
     return;
   }
   if (r.error == FetchError::None && r.status >= 200 && r.status < 300) {
@@ -894,7 +903,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
   if (revisit_page < 0) {
     frontier_->finish(e, UrlState::Done, &job.ops);
     --page_transfers_;
-    schedule_copy(p, e.host, e.depth, at);
+    schedule_copy(visit_of(p, e.host, e.depth), at);
   } else {
     const PageId id = static_cast<PageId>(revisit_page);
     Copy& c = copies_[id];
@@ -966,17 +975,7 @@ Status Crawl::restore_schedule() {
     const std::uint64_t key = url_key(v.url);
     auto it = copy_of_.find(key);
     if (it == copy_of_.end()) {
-      if (v.revisit) return;
-      PageRecord p;
-      p.url = v.url;
-      p.relevant = v.relevant;
-      p.etag = v.etag;
-      p.last_modified = v.last_modified;
-      p.content_hash = v.content_hash;
-      p.fetched_at = v.fetched_at;
-      p.main_signature = v.signature;
-      p.new_urls = v.new_urls;
-      schedule_copy(p, v.host, v.depth, at);
+      if (!v.revisit) schedule_copy(v, at);
       return;
     }
     Copy& c = copies_[it->second];

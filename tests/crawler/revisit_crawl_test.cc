@@ -19,9 +19,7 @@ namespace cronista {
 namespace {
 
 using testing::count;
-using testing::html;
 using testing::rows;
-using testing::scalar;
 using testing::Site;
 using testing::SitePage;
 using testing::TempDir;
@@ -56,7 +54,7 @@ std::string http_date(std::time_t t) {
 
 // A page: the main text in <main>, page furniture around it.
 std::string news_page(const std::string& main, const std::string& furniture = "") {
-  return html("<header>Jornal da Tarde</header><main><p>" + main + "</p></main>" + furniture);
+  return testing::html("<header>Jornal da Tarde</header><main><p>" + main + "</p></main>" + furniture);
 }
 
 // Requests as the servers saw them, with their validators.
@@ -69,6 +67,12 @@ class RequestLog {
   void add(const httplib::Request& req) {
     std::lock_guard lk(mu_);
     seen_.push_back({req.path, req.get_header_value("If-None-Match"), req.get_header_value("If-Modified-Since")});
+  }
+  // How many requests for `path` carried If-Modified-Since.
+  std::size_t conditional(const std::string& path) const {
+    std::size_t n = 0;
+    for (const Seen& s : of(path)) n += s.if_modified_since.empty() ? 0 : 1;
+    return n;
   }
   std::vector<Seen> of(const std::string& path) const {
     std::lock_guard lk(mu_);
@@ -176,6 +180,15 @@ std::vector<std::string> revisits_of(const std::string& db, const std::string& u
                       "' ORDER BY id");
 }
 
+// The revisits of one URL, at least `at_least` of them, each "status|changed" as `each`.
+std::vector<std::string> expect_revisits(const std::string& db, const std::string& url, std::size_t at_least,
+                                         const std::string& each) {
+  const auto got = revisits_of(db, url);
+  EXPECT_GE(got.size(), at_least) << url;
+  for (const auto& r : got) EXPECT_EQ(r, each) << url;
+  return got;
+}
+
 TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted) {
   Web web;
   TempDir tmp;
@@ -191,18 +204,11 @@ TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted)
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/sitemap.xml'"), kHosts);
 
   // Clock, counter and rotating box are furniture: never a change.
-  const auto noisy = revisits_of(db, web.site.url("/noisy"));
-  ASSERT_GE(noisy.size(), 2u);
-  for (const auto& r : noisy) EXPECT_EQ(r, "200|0");
+  expect_revisits(db, web.site.url("/noisy"), 2, "200|0");
   // New main text on every request: a change every time.
-  const auto news = revisits_of(db, web.site.url("/news"));
-  ASSERT_GE(news.size(), 2u);
-  for (const auto& r : news) EXPECT_EQ(r, "200|1");
-
+  expect_revisits(db, web.site.url("/news"), 2, "200|1");
   // The honest page: every revisit conditional, every answer a 304.
-  const auto honest = revisits_of(db, web.site.url("/honest"));
-  ASSERT_GE(honest.size(), 2u);
-  for (const auto& r : honest) EXPECT_EQ(r, "304|0");
+  const auto honest = expect_revisits(db, web.site.url("/honest"), 2, "304|0");
   const auto honest_seen = web.log.of("/honest");
   ASSERT_EQ(honest_seen.size(), honest.size() + 1);
   EXPECT_EQ(honest_seen[0].if_none_match, "");
@@ -214,23 +220,17 @@ TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted)
 
   // Last-Modified kept while the text changed: asked once, then no more.
   const auto fixed_seen = web.log.of("/fixed");
-  std::size_t fixed_conditional = 0;
-  for (const Seen& s : fixed_seen) fixed_conditional += s.if_modified_since.empty() ? 0 : 1;
-  EXPECT_EQ(fixed_conditional, 1u) << "If-Modified-Since sent again to a host whose Last-Modified was proven wrong";
-  const auto fixed_rows = revisits_of(db, web.fixed_liar.url("/fixed"));
-  ASSERT_GE(fixed_rows.size(), 2u);
+  EXPECT_EQ(web.log.conditional("/fixed"), 1u)
+      << "If-Modified-Since sent again to a host whose Last-Modified was proven wrong";
+  const auto fixed_rows = expect_revisits(db, web.fixed_liar.url("/fixed"), 2, "200|1");
   EXPECT_EQ(fixed_seen.size(), fixed_rows.size() + 1);
-  for (const auto& r : fixed_rows) EXPECT_EQ(r, "200|1");
 
   // Last-Modified always the time of the request on a text that stays: once
   // seen moving without a change, it is no longer sent.
-  const auto clock_rows = revisits_of(db, web.clock_liar.url("/clock"));
-  ASSERT_GE(clock_rows.size(), 4u);
-  for (const auto& r : clock_rows) EXPECT_EQ(r, "200|0");
+  const auto clock_rows = expect_revisits(db, web.clock_liar.url("/clock"), 4, "200|0");
   const auto clock_seen = web.log.of("/clock");
   EXPECT_EQ(clock_seen.size(), clock_rows.size() + 1);
-  std::size_t clock_conditional = 0;
-  for (const Seen& s : clock_seen) clock_conditional += s.if_modified_since.empty() ? 0 : 1;
+  const std::size_t clock_conditional = web.log.conditional("/clock");
   // Within one second of the first download the header has not moved yet,
   // so a request or two may still carry it; the rest must not.
   EXPECT_LE(clock_conditional, 2u);
@@ -401,9 +401,7 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
                         "/pagina-c", "/artigo/1"})
     EXPECT_TRUE(got.count(site.url(p))) << p;
   // The feed was revisited, and its revisits announced new articles, which were fetched.
-  const auto feed_rows = revisits_of(db, site.url("/feed.xml"));
-  ASSERT_GE(feed_rows.size(), 2u);
-  for (const auto& r : feed_rows) EXPECT_EQ(r, "200|1");
+  expect_revisits(db, site.url("/feed.xml"), 2, "200|1");
   EXPECT_EQ(count(db, "SELECT MIN(new_urls) FROM pages WHERE revisit = 1 AND url = '" + site.url("/feed.xml") + "'"), 1);
   EXPECT_GE(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo/%'"), 2);
   // Every article the feed announced is in the frontier or downloaded, none lost.
@@ -420,7 +418,7 @@ std::vector<std::string> crawl_args(const TempDir& tmp, const Web& web) {
 void wait_for(const std::string& db, const std::string& sql, std::int64_t n) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   for (;;) {
-    const std::string v = scalar(db, sql);
+    const std::string v = testing::scalar(db, sql);
     if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) >= n) return;
     if (std::chrono::steady_clock::now() >= deadline) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -460,9 +458,7 @@ TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures
   ASSERT_GT(honest.size(), honest_before);
   for (std::size_t i = honest_before; i < honest.size(); ++i) EXPECT_EQ(honest[i].if_none_match, web.honest_etag);
   // And the Last-Modified found wrong before the kill stays distrusted.
-  std::size_t fixed_conditional = 0;
-  for (const Seen& s : web.log.of("/fixed")) fixed_conditional += s.if_modified_since.empty() ? 0 : 1;
-  EXPECT_EQ(fixed_conditional, 1u);
+  EXPECT_EQ(web.log.conditional("/fixed"), 1u);
 }
 
 TEST(RevisitCrawl, ACrawlStartedWithoutRevisitsContinuesWithThem) {

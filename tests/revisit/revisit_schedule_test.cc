@@ -122,13 +122,25 @@ TEST(RevisitSchedule, TheOptimumAbandonsAPageChangingFarFasterThanTheBudgetFollo
   EXPECT_GT(s.frequency(calm), 0.0);
 }
 
+// Two pages on two hosts under `policy`, the schedule solved once.
+struct TwoPages {
+  RevisitSchedule s;
+  RevisitSchedule::PageId a, b;
+};
+TwoPages two_pages(RevisitPolicy policy, double budget) {
+  RevisitOptions o = options(budget);
+  o.policy = policy;
+  TwoPages t{RevisitSchedule(o), 0, 0};
+  t.a = t.s.add_page(0, 1, 1.0 / 600, 0);
+  t.b = t.s.add_page(1, 1, 1.0 / 600, 0);
+  t.s.resolve();
+  return t;
+}
+
 TEST(RevisitSchedule, TheNutchLikeScheduleStretchesAStillPageAndShrinksAChangingOne) {
-  RevisitOptions o = options(0.1);
-  o.policy = RevisitPolicy::kAdaptive;
-  RevisitSchedule s(o);
-  const auto still = s.add_page(0, 1, 1.0 / 600, 0);
-  const auto busy = s.add_page(1, 1, 1.0 / 600, 0);
-  s.resolve();
+  TwoPages t = two_pages(RevisitPolicy::kAdaptive, 0.1);
+  RevisitSchedule& s = t.s;
+  const auto still = t.a, busy = t.b;
   // Two pages at 0.1 fetches/s: the uniform interval, 20 s, raised to the 60 s floor.
   EXPECT_NEAR(1 / s.frequency(still), 60, 1e-3);
   s.record_visit(still, 60, false, 0);
@@ -141,12 +153,9 @@ TEST(RevisitSchedule, TheNutchLikeScheduleStretchesAStillPageAndShrinksAChanging
 }
 
 TEST(RevisitSchedule, TheFourClassesSpendTheBudgetAndMoveAPageByItsRecentChanges) {
-  RevisitOptions o = options(1.0);
-  o.policy = RevisitPolicy::kClasses;
-  RevisitSchedule s(o);
-  const auto a = s.add_page(0, 1, 1.0 / 600, 0);
-  const auto b = s.add_page(1, 1, 1.0 / 600, 0);
-  s.resolve();
+  TwoPages t = two_pages(RevisitPolicy::kClasses, 1.0);
+  RevisitSchedule& s = t.s;
+  const auto a = t.a, b = t.b;
   // Both in the second class: together they spend the whole revisit budget.
   EXPECT_NEAR(s.frequency(a) + s.frequency(b), s.revisit_budget(), 1e-9);
   const double second = s.frequency(a);
