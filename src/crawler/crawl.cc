@@ -201,6 +201,7 @@ class Crawl {
   void on_revisit_analysed(AnalysisResult&& r);
   void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
   void maybe_resolve(double wall, bool force);
+  double prior_rate() const;
   Status restore_schedule();
 
   const CrawlOptions& o_;
@@ -248,6 +249,9 @@ class Crawl {
   std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
   double last_resolve_check_ = -std::numeric_limits<double>::infinity();
   double resolve_cost_s_ = 0;   // CPU seconds the last solve took
+  // Every visit so far pooled (changes seen, seconds observed): the prior
+  // change rate of a page without a history of its own (prior_rate()).
+  double pooled_changes_ = 0, pooled_seconds_ = 0;
   double resolved_budget_ = 0;  // the revisit budget it shared out
   std::size_t resolved_size_ = 0;
   std::int64_t visits_since_resolve_ = 0;
@@ -658,7 +662,7 @@ void Crawl::schedule_copy(const StoredVisit& v, double at) {
     return;
   }
   const double weight = page_weight(v.relevant);
-  const PageId id = schedule_->add_page(v.host, weight, revisit::RatePrior{}.rate, at,
+  const PageId id = schedule_->add_page(v.host, weight, prior_rate(), at,
                                         weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
   copy_of_.emplace(key, id);
   copies_.push_back(Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth,
@@ -702,6 +706,11 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
         if (c.host >= last_modified_distrusted_.size()) last_modified_distrusted_.resize(c.host + 1, 0);
         last_modified_distrusted_[c.host] = 1;
       }
+    }
+    const double interval = at - schedule_->last_visit(id);
+    if (interval > 0) {
+      pooled_seconds_ += interval;
+      pooled_changes_ += *changed ? 1 : 0;
     }
     schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
   } else {
@@ -959,11 +968,23 @@ void Crawl::maybe_resolve(double wall, bool force) {
   const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
   if (!force && !grown && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
+  const double prior = prior_rate();
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
   schedule_->resolve();
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
   resolved_budget_ = budget;
   visits_since_resolve_ = 0;
+}
+
+// The prior change rate of a page without a history: the crawl's own
+// changes per second of observation over every page so far (an empirical
+// prior: pages of the same crawl change more alike than a fixed guess
+// says), with one pseudo-change over a day of pseudo-observation, which is
+// the default prior until visits come in.
+double Crawl::prior_rate() const {
+  const double day = 1 / revisit::RatePrior{}.rate;
+  return (pooled_changes_ + 1) / (pooled_seconds_ + day);
 }
 
 // A resumed revisit crawl: the schedule rebuilt from every stored visit

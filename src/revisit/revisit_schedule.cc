@@ -132,6 +132,10 @@ void RevisitSchedule::rebase(PageId id, double now) {
   schedule(id);
 }
 
+void RevisitSchedule::set_prior_rate(PageId id, double rate) {
+  pages_[id].prior_rate = std::clamp(rate, kMinRate, kMaxRate);
+}
+
 void RevisitSchedule::set_weight(PageId id, double weight) { pages_[id].weight = std::max(0.0, weight); }
 
 double RevisitSchedule::estimated_rate(PageId id) const {

@@ -42,11 +42,11 @@ struct TextDocument {
   std::vector<std::size_t> source_offsets;
   std::string title;
   std::string base_href;  // <base href>, if any
+  // Creation/publication date found in the document itself (<meta>, <time>).
+  std::optional<Date> dct;
   // <link rel="alternate" href type>: (href as written, type), in order
   // (feeds of the page: application/rss+xml, application/atom+xml).
   std::vector<std::pair<std::string, std::string>> alternates;
-  // Creation/publication date found in the document itself (<meta>, <time>).
-  std::optional<Date> dct;
 
   // Maps a text offset back to an input offset (identity for plain text).
   std::size_t source_offset(std::size_t text_offset) const {

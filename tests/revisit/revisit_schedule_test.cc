@@ -191,5 +191,16 @@ TEST(RevisitSchedule, APageThatCountsOnlyAsAHubIsRevisitedByTheYieldOfItsFirstFe
   EXPECT_LT(s.frequency(feed), s.frequency(live) / 2);
 }
 
+TEST(RevisitSchedule, APageWithoutHistoryIsEstimatedAtItsPriorUntilItsVisitsSaySomething) {
+  RevisitSchedule s(options(1.0));
+  const auto id = s.add_page(0, 1, 1.0 / 86400, 0);
+  EXPECT_NEAR(s.estimated_rate(id), 1.0 / 86400, 1e-9);
+  s.set_prior_rate(id, 1.0 / 600);
+  EXPECT_NEAR(s.estimated_rate(id), 1.0 / 600, 1e-9);
+  // Twenty visits a minute apart that saw nothing pull it well below the prior.
+  for (int i = 1; i <= 20; ++i) s.record_visit(id, 60.0 * i, false, 0);
+  EXPECT_LT(s.estimated_rate(id), 1.0 / 1200);
+}
+
 }  // namespace
 }  // namespace cronista::revisit
