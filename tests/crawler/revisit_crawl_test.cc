@@ -323,7 +323,8 @@ TEST(RevisitCrawl, TheReportHasAFreshnessSectionForARevisitCrawl) {
   EXPECT_LE(freshness, 1.0);
   // The two pages whose main text changed on every visit, a second or so
   // apart, are estimated to change within minutes; the others, never seen
-  // changing, keep rates near the prior of one change a day.
+  // changing, keep rates near the pooled prior (a few changes over a day and
+  // a few seconds of observation), far slower.
   const auto& rates = j["8.4"];
   EXPECT_EQ(rates["changes within 10 minutes"]["pages"], 2);
   std::int64_t binned = 0;
