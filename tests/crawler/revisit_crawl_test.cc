@@ -483,6 +483,43 @@ TEST(RevisitCrawl, ACrawlStartedWithoutRevisitsContinuesWithThem) {
   EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND status = 304"), 1);
 }
 
+// A database written before the revisit columns existed (crawl schema 1) is
+// migrated when a crawl opens it, and continues with revisits.
+TEST(RevisitCrawl, ADatabaseOfCrawlSchema1GainsTheRevisitColumns) {
+  Web web;
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista(crawl_args(tmp, web));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  {
+    // Back to schema 1: the pages table without the six columns.
+    auto d = store::Database::open(db);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    for (const char* c : {"main_hash", "simhash", "main_words", "revisit", "changed", "new_urls"})
+      ASSERT_TRUE(d->exec(std::string("ALTER TABLE pages DROP COLUMN ") + c).ok()) << c;
+    ASSERT_TRUE(d->exec("UPDATE crawl_meta SET value = '1' WHERE key = 'schema_version'").ok());
+  }
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pragma_table_info('pages') WHERE name = 'main_hash'"), 0);
+
+  r = testing::run_cronista({"crawl", "--resume", "--db", db, "--revisit", "--max-fetches", "30", "--fetch-rate", "20",
+                             "--revisit-policy", "uniform", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::scalar(db, "SELECT value FROM crawl_meta WHERE key = 'schema_version'"), "2");
+  // The rows of schema 1 have no signature: each page's first revisit sets
+  // its baseline (changed NULL), the later ones are compared with it.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 0 AND main_hash IS NOT NULL AND run_id = 1"), 0);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 20);
+  const auto noisy = revisits_of(db, web.site.url("/noisy"));
+  ASSERT_GE(noisy.size(), 2u);
+  EXPECT_EQ(noisy[0], "200|NULL");
+  for (std::size_t i = 1; i < noisy.size(); ++i) EXPECT_EQ(noisy[i], "200|0");
+  // The validators of schema 1 rows are used: the honest page answers 304.
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE status = 304"), 1);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 1 AND url = '" +
+                          web.site.url("/news") + "'"),
+            1);
+}
+
 TEST(RevisitCrawl, BadValuesAndCombinationsAreOneLineUsageErrors) {
   TempDir tmp;
   const std::string db = (tmp / "c.db").string();
