@@ -189,11 +189,26 @@ std::vector<std::string> expect_revisits(const std::string& db, const std::strin
   return got;
 }
 
-TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted) {
+// The test web served and crawled with revisits for `fetches` requests (a WARC too when asked).
+struct RevisitRun {
   Web web;
   TempDir tmp;
-  const auto o = revisit_options(tmp, web, kPages * 7);
-  auto sum = crawler::run_crawl(o, nullptr);
+  crawler::CrawlOptions o;
+  Result<crawler::CrawlSummary> sum;
+  RevisitRun(std::int64_t fetches, bool warc)
+      : o(options(tmp, web, fetches, warc)), sum(crawler::run_crawl(o, nullptr)) {}
+  static crawler::CrawlOptions options(const TempDir& tmp, const Web& web, std::int64_t fetches, bool warc) {
+    auto o = revisit_options(tmp, web, fetches);
+    if (warc) o.warc = (tmp / "c.warc.gz").string();
+    return o;
+  }
+};
+
+TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted) {
+  RevisitRun run(kPages * 7, false);
+  const Web& web = run.web;
+  const auto& o = run.o;
+  auto& sum = run.sum;
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_EQ(sum->end_reason, "max-fetches");
   EXPECT_EQ(sum->total_pages, kPages + kHosts);
@@ -245,12 +260,11 @@ TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted)
 }
 
 TEST(RevisitCrawl, UnchangedContentIsWrittenAsWarcRevisitRecords) {
-  Web web;
-  TempDir tmp;
-  auto o = revisit_options(tmp, web, kPages * 5);
-  o.warc = (tmp / "c.warc.gz").string();
-  auto sum = crawler::run_crawl(o, nullptr);
-  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  RevisitRun run(kPages * 5, true);
+  const Web& web = run.web;
+  const auto& o = run.o;
+  const TempDir& tmp = run.tmp;
+  ASSERT_TRUE(run.sum.ok()) << run.sum.status().message();
 
   auto reader = crawler::WarcReader::open(o.warc);
   ASSERT_TRUE(reader.ok()) << reader.status().message();
@@ -303,11 +317,10 @@ TEST(RevisitCrawl, UnchangedContentIsWrittenAsWarcRevisitRecords) {
 }
 
 TEST(RevisitCrawl, TheReportHasAFreshnessSectionForARevisitCrawl) {
-  Web web;
-  TempDir tmp;
-  const auto o = revisit_options(tmp, web, kPages * 5);
-  auto sum = crawler::run_crawl(o, nullptr);
-  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  RevisitRun run(kPages * 5, false);
+  const auto& o = run.o;
+  const TempDir& tmp = run.tmp;
+  ASSERT_TRUE(run.sum.ok()) << run.sum.status().message();
   auto r = testing::run_cronista({"report", "--db", o.db, "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
