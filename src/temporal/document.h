@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "temporal/chronon.h"
@@ -41,6 +42,9 @@ struct TextDocument {
   std::vector<std::size_t> source_offsets;
   std::string title;
   std::string base_href;  // <base href>, if any
+  // <link rel="alternate" href type>: (href as written, type), in order
+  // (feeds of the page: application/rss+xml, application/atom+xml).
+  std::vector<std::pair<std::string, std::string>> alternates;
   // Creation/publication date found in the document itself (<meta>, <time>).
   std::optional<Date> dct;
 
