@@ -1,0 +1,267 @@
+#include "crawler/replica_watch.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+#include "replicas/pair_evidence.h"
+#include "replicas/replica_detection.h"
+#include "replicas/site_profiles_db.h"
+
+namespace cronista::crawler {
+namespace {
+
+std::string origin_of(const std::string& url, const std::string& authority) {
+  const auto scheme = url.find("://");
+  return (scheme == std::string::npos ? std::string("http") : url.substr(0, scheme)) + "://" + authority;
+}
+
+replicas::SitePage page_of(const std::string& path, const revisit::ContentSignature* signature,
+                           const std::vector<std::uint64_t>& sketch) {
+  replicas::SitePage page;
+  page.path = path;
+  if (signature) {
+    page.content = signature->exact;
+    page.simhash = signature->simhash;
+    page.words = static_cast<std::uint32_t>(signature->words);
+    page.sketch = sketch;
+  }
+  return page;
+}
+
+std::string evidence_json(const replicas::ScoredPair& p) {
+  nlohmann::json f = nlohmann::json::object();
+  const auto values = p.evidence.features.values();
+  for (int i = 0; i < replicas::PairFeatures::kCount; ++i)
+    f[replicas::PairFeatures::name(i)] = values[static_cast<std::size_t>(i)];
+  return nlohmann::json{{"features", f},
+                        {"shared_paths", p.evidence.shared_paths},
+                        {"near_equal_shared_paths", p.evidence.near_equal_shared},
+                        {"text_twins", p.evidence.text_twins},
+                        {"seed", p.seed > 0 ? "positive" : p.seed < 0 ? "negative" : "unlabeled"},
+                        {"score", p.score.score}}
+      .dump();
+}
+
+}  // namespace
+
+std::size_t ReplicaWatch::site(const std::string& authority, const std::string& origin) {
+  auto [it, fresh] = site_of_.emplace(authority, sites_.size());
+  if (fresh) {
+    sites_.emplace_back();
+    sites_.back().authority = authority;
+    sites_.back().first_seen = ++seen_order_;
+    origins_.push_back(origin);
+  }
+  return it->second;
+}
+
+void ReplicaWatch::restore(const ReplicaDecisionRow& d) { decided_[d.replica] = Decision{d, 0, 0}; }
+
+void ReplicaWatch::note_page(const std::string& url, const std::string& ip, const revisit::ContentSignature* signature,
+                             const std::vector<std::uint64_t>& sketch, const std::vector<std::string>& links) {
+  std::string authority, path;
+  if (!replicas::split_url(url, &authority, &path)) return;
+  const std::size_t s = site(authority, origin_of(url, authority));
+  replicas::SiteProfile& profile = sites_[s];
+  if (!ip.empty()) profile.address = ip;
+  if (page_of_.emplace(std::make_pair(s, path), profile.pages.size()).second) {
+    profile.pages.push_back(page_of(path, signature, sketch));
+    // A text already seen on another host: a candidate worth a round soon.
+    const replicas::SitePage& page = profile.pages.back();
+    if (page.content != 0 && page.words >= replicas::kMinWordsForContent) {
+      auto [it, fresh] = text_site_.emplace(page.content, s);
+      if (!fresh && it->second != s) milestone_ = true;
+    }
+  }
+  if (profile.pages.size() == kHostMilestone) milestone_ = true;
+  std::set<std::string> hosts(profile.outlink_hosts.begin(), profile.outlink_hosts.end());
+  for (const std::string& link : links) {
+    std::string to, to_path;
+    if (!replicas::split_url(link, &to, &to_path)) continue;
+    if (hosts.insert(to).second && to != authority) ++sites_[site(to, origin_of(link, to))].backlinks;
+  }
+  sites_[s].outlink_hosts.assign(hosts.begin(), hosts.end());
+}
+
+void ReplicaWatch::note_redirect(const std::string& from, const std::string& to) {
+  std::string fa, fp, ta, tp;
+  if (!replicas::split_url(from, &fa, &fp) || !replicas::split_url(to, &ta, &tp) || fa == ta || fp != "/") return;
+  replicas::SiteProfile& profile = sites_[site(fa, origin_of(from, fa))];
+  site(ta, origin_of(to, ta));
+  if (std::find(profile.redirects_to.begin(), profile.redirects_to.end(), ta) == profile.redirects_to.end())
+    profile.redirects_to.push_back(ta);
+}
+
+void ReplicaWatch::after_page(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
+  const std::int64_t every = std::max(kMinPagesBetweenRounds, last_round_ / 10);
+  const bool due = pages - last_round_ >= every || (milestone_ && pages - last_round_ >= std::max(kMinPagesAfterMilestone, last_round_ / 50));
+  if (!due) return;
+  milestone_ = false;
+  last_round_ = pages;
+  detect(pages, rows);
+}
+
+void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
+  const replicas::ReplicaReport report = replicas::detect_replicas(sites_);
+  std::map<std::pair<std::string, std::string>, double> scores;  // (host, host) → pair score, both orders
+  for (const auto& p : report.pairs) {
+    const std::string& a = sites_[p.evidence.a].authority;
+    const std::string& b = sites_[p.evidence.b].authority;
+    scores[{a, b}] = scores[{b, a}] = p.score.score;
+  }
+  for (const auto& c : report.clusters) {
+    const std::string& canonical = sites_[c.canonical].authority;
+    for (const auto& m : c.replicas) {
+      const std::string& replica = sites_[m.site].authority;
+      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) ||
+          rejected_.count({replica, canonical}) || !m.pair)
+        continue;
+      Verification v;
+      v.canonical = canonical;
+      v.canonical_origin = origins_[c.canonical];
+      v.prefix = m.prefix;
+      v.kind = m.kind;
+      v.score = m.score;
+      v.evidence = evidence_json(*m.pair);
+      // Probes: the canonical's pages with a text, asked of the replica at
+      // the same path (under the prefix), those it has not served yet first.
+      const std::size_t r = m.site;
+      std::vector<std::string> fresh, known;
+      for (const auto& page : sites_[c.canonical].pages) {
+        if (page.words < replicas::kMinWordsForContent) continue;
+        const std::string at = m.prefix + page.path;
+        (page_of_.count({r, at}) ? known : fresh).push_back(page.path);
+      }
+      fresh.insert(fresh.end(), known.begin(), known.end());
+      for (const std::string& path : fresh) {
+        if (v.paths.size() >= kProbes) break;
+        v.paths.push_back(path);
+        probes_.push_back(ReplicaProbe{origins_[r] + m.prefix + path, replica});
+      }
+      v.sent = v.paths.size();
+      if (v.sent == 0) {
+        rejected_.insert({replica, canonical});
+        continue;
+      }
+      verifying_.emplace(replica, std::move(v));
+    }
+  }
+  // A decision the evidence no longer supports: the pair's score fell
+  // under kUndoScore (a margin under the clustering threshold, so that a
+  // pair decided near it does not flip with each retraining).
+  std::vector<std::pair<std::string, double>> contradicted;
+  for (const auto& [replica, d] : decided_) {
+    if (!site_of_.count(replica) || !site_of_.count(d.row.canonical)) continue;
+    const auto it = scores.find({replica, d.row.canonical});
+    const double score = it == scores.end() ? 0 : it->second;
+    if (score < kUndoScore) contradicted.emplace_back(replica, score);
+  }
+  for (const auto& [replica, score] : contradicted)
+    undo(replica, "pair score with " + decided_[replica].row.canonical + " fell to " + std::to_string(score), rows);
+  (void)pages;
+}
+
+ReplicaProbe ReplicaWatch::take_probe(std::size_t i) {
+  ReplicaProbe p = std::move(probes_[i]);
+  probes_.erase(probes_.begin() + static_cast<std::ptrdiff_t>(i));
+  return p;
+}
+
+void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::string& fetched_at,
+                            const revisit::ContentSignature* signature,
+                            const std::vector<std::uint64_t>& sketch, std::int64_t pages, std::vector<ReplicaDecisionRow>* rows,
+                            std::vector<ReplicaProbeRow>* probe_rows) {
+  auto it = verifying_.find(probe.replica);
+  if (it == verifying_.end()) return;
+  Verification& v = it->second;
+  ++v.answered;
+  bool agreed = false;
+  std::string authority, path;
+  if (status >= 200 && status < 300 && replicas::split_url(probe.url, &authority, &path)) {
+    ++v.served;
+    const std::string original = path.substr(std::min(v.prefix.size(), path.size()));
+    const auto c = site_of_.find(v.canonical);
+    if (c != site_of_.end())
+      if (auto p = page_of_.find({c->second, original}); p != page_of_.end())
+        agreed = replicas::same_document(sites_[c->second].pages[p->second], page_of(path, signature, sketch));
+  }
+  if (agreed) ++v.agreed;
+  probe_rows->push_back(ReplicaProbeRow{probe.replica, v.canonical, probe.url, fetched_at, status, agreed});
+  if (v.answered < v.sent) return;
+  if (v.agreed >= 1 && 3 * v.agreed >= 2 * v.served) {
+    decide(probe.replica, v, pages, rows);
+  } else {
+    rejected_.insert({probe.replica, v.canonical});
+  }
+  verifying_.erase(it);
+}
+
+void ReplicaWatch::decide(const std::string& replica, Verification& v, std::int64_t pages,
+                          std::vector<ReplicaDecisionRow>* rows) {
+  ReplicaDecisionRow d;
+  d.replica = replica;
+  d.canonical = v.canonical;
+  d.canonical_origin = v.canonical_origin;
+  d.prefix = v.prefix;
+  d.kind = v.kind;
+  d.score = v.score;
+  d.probes = static_cast<std::int64_t>(v.sent);
+  d.probes_agreed = static_cast<std::int64_t>(v.agreed);
+  d.pages_before = pages;
+  nlohmann::json e = nlohmann::json::parse(v.evidence);
+  e["probes"] = {{"sent", v.sent}, {"served", v.served}, {"agreed", v.agreed}};
+  d.evidence = e.dump();
+  d.decided_at = iso_time(std::chrono::system_clock::now());
+  rows->push_back(d);
+  decided_[replica] = Decision{std::move(d), 0, 0};
+}
+
+void ReplicaWatch::undo(const std::string& replica, const std::string& reason, std::vector<ReplicaDecisionRow>* rows) {
+  auto it = decided_.find(replica);
+  if (it == decided_.end()) return;
+  ReplicaDecisionRow d = it->second.row;
+  d.undone_at = iso_time(std::chrono::system_clock::now());
+  d.undo_reason = reason;
+  rejected_.insert({replica, d.canonical});
+  rows->push_back(std::move(d));
+  decided_.erase(it);
+}
+
+std::optional<std::string> ReplicaWatch::rewrite(const std::string& url) {
+  std::string authority, path;
+  if (decided_.empty() || !replicas::split_url(url, &authority, &path)) return std::nullopt;
+  std::optional<std::string> out;
+  // A canonical host decided a replica later: follow the chain (bounded).
+  for (int hop = 0; hop < 4; ++hop) {
+    const auto it = decided_.find(authority);
+    if (it == decided_.end()) break;
+    const ReplicaDecisionRow& d = it->second.row;
+    if (!d.prefix.empty()) {
+      if (path.compare(0, d.prefix.size(), d.prefix) != 0 ||
+          (path.size() > d.prefix.size() && path[d.prefix.size()] != '/' && path[d.prefix.size()] != '?'))
+        break;
+      path = path.substr(d.prefix.size());
+      if (path.empty() || path.front() != '/') path.insert(path.begin(), '/');
+    }
+    rewritten_[d.canonical_origin + path] = authority;
+    authority = d.canonical;
+    out = d.canonical_origin + path;
+  }
+  return out;
+}
+
+void ReplicaWatch::on_rewritten(const std::string& url, bool found, std::vector<ReplicaDecisionRow>* rows) {
+  const auto r = rewritten_.find(url);
+  if (r == rewritten_.end()) return;
+  const std::string replica = r->second;
+  rewritten_.erase(r);
+  auto it = decided_.find(replica);
+  if (it == decided_.end()) return;
+  Decision& d = it->second;
+  (found ? d.hits : d.misses) += 1;
+  if (d.misses >= kMissesToUndo && d.misses > d.hits)
+    undo(replica, std::to_string(d.misses) + " rewritten URLs missing on " + d.row.canonical, rows);
+}
+
+}  // namespace cronista::crawler
