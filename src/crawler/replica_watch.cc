@@ -56,7 +56,7 @@ std::size_t ReplicaWatch::site(const std::string& authority, const std::string& 
   return it->second;
 }
 
-void ReplicaWatch::restore(const ReplicaDecisionRow& d) { decided_[d.replica] = Decision{d, 0, 0}; }
+void ReplicaWatch::restore(const ReplicaDecisionRow& d) { decided_[d.replica] = Decision{d, 0}; }
 
 void ReplicaWatch::note_page(const std::string& url, const std::string& ip, const revisit::ContentSignature* signature,
                              const std::vector<std::uint64_t>& sketch, const std::vector<std::string>& links) {
@@ -214,7 +214,7 @@ void ReplicaWatch::decide(const std::string& replica, Verification& v, std::int6
   d.evidence = e.dump();
   d.decided_at = iso_time(std::chrono::system_clock::now());
   rows->push_back(d);
-  decided_[replica] = Decision{std::move(d), 0, 0};
+  decided_[replica] = Decision{std::move(d), 0};
 }
 
 void ReplicaWatch::undo(const std::string& replica, const std::string& reason, std::vector<ReplicaDecisionRow>* rows) {
@@ -259,8 +259,9 @@ void ReplicaWatch::on_rewritten(const std::string& url, bool found, std::vector<
   auto it = decided_.find(replica);
   if (it == decided_.end()) return;
   Decision& d = it->second;
-  (found ? d.hits : d.misses) += 1;
-  if (d.misses >= kMissesToUndo && d.misses > d.hits)
+  if (found) return;
+  ++d.misses;
+  if (d.misses >= kMissesToUndo)
     undo(replica, std::to_string(d.misses) + " rewritten URLs missing on " + d.row.canonical, rows);
 }
 

@@ -22,9 +22,9 @@
 // A decision stops R's fetches: R's queued and future URLs are rewritten
 // onto C (same path, or the path under the prefix with the prefix removed),
 // each carrying its backlinks. A decision is undone when later evidence
-// contradicts it: a later round scores the pair under kUndoScore, or rewritten
-// URLs are missing on C (kMissesToUndo answers 404/410 there, more than the
-// rewritten URLs C served). Decisions and their undoing are stored with
+// contradicts it: a later round scores the pair under kUndoScore, or
+// rewritten URLs are missing on C (kMissesToUndo answers 404/410 there: a
+// replica serves every path of its canonical, so R holds pages C lacks). Decisions and their undoing are stored with
 // their evidence (docs/schema.md: replica_decisions, replica_probes); a
 // resumed crawl restores the decisions in force.
 #pragma once
@@ -102,7 +102,7 @@ class ReplicaWatch {
   };
   struct Decision {
     ReplicaDecisionRow row;
-    int misses = 0, hits = 0;
+    int misses = 0;
   };
   std::size_t site(const std::string& authority, const std::string& origin);
   void detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
