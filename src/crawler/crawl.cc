@@ -1304,8 +1304,17 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
         break;
       }
       if (frontier_->empty() && (!schedule_ || schedule_->size() == 0)) {
-        end_reason = "frontier-empty";
-        break;
+        // Replicas found in the last pages are still verified and decided.
+        bool probing = false;
+        if (replicas_) {
+          StoreJob job;
+          probing = replicas_->last_round(pages_before_ + pages_, &job.replica_decisions);
+          if (!job.replica_decisions.empty()) submit(std::move(job));
+        }
+        if (!probing) {
+          end_reason = "frontier-empty";
+          break;
+        }
       }
     }
     auto wait = std::chrono::milliseconds(100);

@@ -102,6 +102,15 @@ void ReplicaWatch::after_page(std::int64_t pages, std::vector<ReplicaDecisionRow
   detect(pages, rows);
 }
 
+bool ReplicaWatch::last_round(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
+  if (pages > last_round_) {
+    last_round_ = pages;
+    milestone_ = false;
+    detect(pages, rows);
+  }
+  return !verifying_.empty();
+}
+
 void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
   const replicas::ReplicaReport report = replicas::detect_replicas(sites_);
   std::map<std::pair<std::string, std::string>, double> scores;  // (host, host) → pair score, both orders
@@ -124,23 +133,30 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
       v.kind = m.kind;
       v.score = m.score;
       v.evidence = evidence_json(*m.pair);
-      // Probes: the canonical's pages with a text, asked of the replica at
-      // the same path (under the prefix), those it has not served yet first.
+      // Probes: the canonical's pages with the longest texts, asked of the
+      // replica at the same path (under the prefix), those it has not served
+      // yet first. The root is left out: an index lists what a partial copy
+      // holds, and differs even when every page it lists is the same.
       const std::size_t r = m.site;
-      std::vector<std::string> fresh, known;
+      std::vector<std::pair<std::uint32_t, std::string>> fresh, known;  // (words, path)
       for (const auto& page : sites_[c.canonical].pages) {
-        if (page.words < replicas::kMinWordsForContent) continue;
-        const std::string at = m.prefix + page.path;
-        (page_of_.count({r, at}) ? known : fresh).push_back(page.path);
+        if (page.words < replicas::kMinWordsForContent || page.path == "/") continue;
+        (page_of_.count({r, m.prefix + page.path}) ? known : fresh).emplace_back(page.words, page.path);
       }
-      fresh.insert(fresh.end(), known.begin(), known.end());
-      for (const std::string& path : fresh) {
-        if (v.paths.size() >= kProbes) break;
-        v.paths.push_back(path);
-        probes_.push_back(ReplicaProbe{origins_[r] + m.prefix + path, replica});
+      const auto longest = [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; };
+      std::sort(fresh.begin(), fresh.end(), longest);
+      // Paths the replica served already are evidence without a request.
+      for (const auto& [words, path] : known) {
+        const auto& on_c = sites_[c.canonical].pages[page_of_.at({c.canonical, path})];
+        const auto& on_r = sites_[r].pages[page_of_.at({r, m.prefix + path})];
+        ++v.served;
+        if (replicas::same_document(on_c, on_r)) ++v.agreed;
       }
-      v.sent = v.paths.size();
+      for (const auto& entry : fresh) v.paths.push_back(entry.second);
+      v.replica_base = origins_[r] + m.prefix;
+      if (v.served == 0) v.send(replica, &probes_);
       if (v.sent == 0) {
+        if (v.served > 0 && conclude(replica, v, pages, rows)) continue;
         rejected_.insert({replica, canonical});
         continue;
       }
@@ -160,6 +176,12 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
   for (const auto& [replica, score] : contradicted)
     undo(replica, "pair score with " + decided_[replica].row.canonical + " fell to " + std::to_string(score), rows);
   (void)pages;
+}
+
+void ReplicaWatch::Verification::send(const std::string& replica, std::vector<ReplicaProbe>* probes) {
+  const std::size_t end = std::min(paths.size(), sent + kProbes);
+  for (; sent < end; ++sent) probes->push_back(ReplicaProbe{replica_base + paths[sent], replica});
+  ++batches;
 }
 
 ReplicaProbe ReplicaWatch::take_probe(std::size_t i) {
@@ -189,12 +211,19 @@ void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::s
   if (agreed) ++v.agreed;
   probe_rows->push_back(ReplicaProbeRow{probe.replica, v.canonical, probe.url, fetched_at, status, agreed});
   if (v.answered < v.sent) return;
-  if (v.agreed >= 1 && 3 * v.agreed >= 2 * v.served) {
-    decide(probe.replica, v, pages, rows);
-  } else {
-    rejected_.insert({probe.replica, v.canonical});
+  if (v.served == 0 && v.batches < kProbeBatches && v.sent < v.paths.size()) {
+    v.send(probe.replica, &probes_);
+    return;
   }
+  if (!conclude(probe.replica, v, pages, rows)) rejected_.insert({probe.replica, v.canonical});
   verifying_.erase(it);
+}
+
+bool ReplicaWatch::conclude(const std::string& replica, Verification& v, std::int64_t pages,
+                            std::vector<ReplicaDecisionRow>* rows) {
+  if (v.agreed < 1 || 3 * v.agreed < 2 * v.served) return false;
+  decide(replica, v, pages, rows);
+  return true;
 }
 
 void ReplicaWatch::decide(const std::string& replica, Verification& v, std::int64_t pages,

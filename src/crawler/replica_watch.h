@@ -12,11 +12,14 @@
 // few dozen passes over the profiles.
 //
 // A pair that detection clusters (replica R, canonical C) is verified
-// before anything is decided: R is held (no fetches of its own), and up to
-// kProbes of C's downloaded paths (under the prefix, for a prefix copy) are
-// asked of R. R is a replica when it answered at least one of them with the
-// same document (replicas::same_document) and agreed on two thirds of those
-// it answered. Probes are requests like any other (robots.txt and the
+// before anything is decided: R is held (no fetches of its own), and kProbes
+// of C's downloaded paths (under the prefix, for a prefix copy; the longest
+// texts first) are asked of R, another kProbes while R served none of them
+// (a partial copy lacks many), kProbeBatches batches at most. Paths R served
+// already count without a request, and no probe is sent when there are
+// some. R is a replica when it served at least one of them with the same
+// document (replicas::same_document) and agreed on two thirds of those it
+// served. Probes are requests like any other (robots.txt and the
 // host's politeness apply) and are recorded as probes, not pages.
 //
 // A decision stops R's fetches: R's queued and future URLs are rewritten
@@ -48,6 +51,7 @@ inline constexpr std::size_t kHostMilestone = 3;
 inline constexpr std::int64_t kMinPagesAfterMilestone = 2;
 inline constexpr double kUndoScore = 0.25;
 inline constexpr std::size_t kProbes = 3;
+inline constexpr int kProbeBatches = 3;  // batches of kProbes while the replica serves none of them
 inline constexpr int kMissesToUndo = 2;
 
 // A request the watch wants made: a probe of `replica` at `url`.
@@ -71,6 +75,11 @@ class ReplicaWatch {
   // After a page: runs a detection round when one is due; decisions and
   // undoings go to *rows.
   void after_page(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
+
+  // The crawl ran out of URLs: a last round over what came since the
+  // previous one. True when it left probes to send (the crawl goes on).
+  bool last_round(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
+  bool verifying() const { return !verifying_.empty(); }
 
   // Probes waiting to be sent; the crawl takes them when their host's
   // politeness allows (take_probe).
@@ -98,7 +107,10 @@ class ReplicaWatch {
     double score = 0;
     std::string evidence;  // the pair's features (JSON)
     std::size_t sent = 0, answered = 0, served = 0, agreed = 0;
-    std::vector<std::string> paths;  // canonical paths probed, by probe
+    std::vector<std::string> paths;  // canonical paths to probe, in order; the first `sent` are sent
+    std::string replica_base;        // the replica's origin and prefix
+    int batches = 0;
+    void send(const std::string& replica, std::vector<ReplicaProbe>* probes);
   };
   struct Decision {
     ReplicaDecisionRow row;
@@ -107,6 +119,8 @@ class ReplicaWatch {
   std::size_t site(const std::string& authority, const std::string& origin);
   void detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
   void undo(const std::string& replica, const std::string& reason, std::vector<ReplicaDecisionRow>* rows);
+  // Decides when the probes agree; false when they do not.
+  bool conclude(const std::string& replica, Verification& v, std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
   void decide(const std::string& replica, Verification& v, std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
 
   std::vector<replicas::SiteProfile> sites_;
