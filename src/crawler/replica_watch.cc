@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 
 #include "replicas/pair_evidence.h"
 #include "replicas/replica_detection.h"
@@ -123,8 +124,11 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
     const std::string& canonical = sites_[c.canonical].authority;
     for (const auto& m : c.replicas) {
       const std::string& replica = sites_[m.site].authority;
-      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) ||
-          rejected_.count({replica, canonical}) || !m.pair)
+      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) || !m.pair) continue;
+      // A pair verified not to be replicas is verified again once the
+      // replica has twice the pages it had then.
+      if (const auto it = rejected_.find({replica, canonical});
+          it != rejected_.end() && sites_[m.site].pages.size() < 2 * it->second)
         continue;
       Verification v;
       v.canonical = canonical;
@@ -133,31 +137,33 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
       v.kind = m.kind;
       v.score = m.score;
       v.evidence = evidence_json(*m.pair);
-      // Probes: the canonical's pages with the longest texts, asked of the
-      // replica at the same path (under the prefix), those it has not served
-      // yet first. The root is left out: an index lists what a partial copy
-      // holds, and differs even when every page it lists is the same.
+      // Probes, in the order the crawl found the pages: first the replica's
+      // pages asked of the canonical host (pages the crawl wants anyway; a
+      // partial copy holds only pages of its canonical), then the
+      // canonical's pages asked of the replica. Each at the same path (under
+      // the prefix on the replica); pages without a text and the roots are
+      // left out: an index lists what a copy holds, and differs even when
+      // every page it lists is the same.
       const std::size_t r = m.site;
-      std::vector<std::pair<std::uint32_t, std::string>> fresh, known;  // (words, path)
+      for (const auto& page : sites_[r].pages) {
+        if (page.words < replicas::kMinWordsForContent || page.path.compare(0, m.prefix.size(), m.prefix) != 0) continue;
+        const std::string on_c = page.path.substr(m.prefix.size());
+        if (on_c.empty() || on_c == "/" || on_c.front() != '/' || page_of_.count({c.canonical, on_c})) continue;
+        v.paths.push_back({origins_[c.canonical] + on_c, on_c, true});
+      }
       for (const auto& page : sites_[c.canonical].pages) {
         if (page.words < replicas::kMinWordsForContent || page.path == "/") continue;
-        (page_of_.count({r, m.prefix + page.path}) ? known : fresh).emplace_back(page.words, page.path);
+        // A path both hosts served is evidence without a request.
+        if (const auto on_r = page_of_.find({r, m.prefix + page.path}); on_r != page_of_.end()) {
+          ++v.served;
+          if (replicas::same_document(page, sites_[r].pages[on_r->second])) ++v.agreed;
+          continue;
+        }
+        v.paths.push_back({origins_[r] + m.prefix + page.path, page.path, false});
       }
-      const auto longest = [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; };
-      std::sort(fresh.begin(), fresh.end(), longest);
-      // Paths the replica served already are evidence without a request.
-      for (const auto& [words, path] : known) {
-        const auto& on_c = sites_[c.canonical].pages[page_of_.at({c.canonical, path})];
-        const auto& on_r = sites_[r].pages[page_of_.at({r, m.prefix + path})];
-        ++v.served;
-        if (replicas::same_document(on_c, on_r)) ++v.agreed;
-      }
-      for (const auto& entry : fresh) v.paths.push_back(entry.second);
-      v.replica_base = origins_[r] + m.prefix;
-      if (v.served == 0) v.send(replica, &probes_);
+      v.send(replica, &probes_);
       if (v.sent == 0) {
-        if (v.served > 0 && conclude(replica, v, pages, rows)) continue;
-        rejected_.insert({replica, canonical});
+        if (!conclude(replica, v, pages, rows)) rejected_[{replica, canonical}] = sites_[r].pages.size();
         continue;
       }
       verifying_.emplace(replica, std::move(v));
@@ -180,7 +186,7 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
 
 void ReplicaWatch::Verification::send(const std::string& replica, std::vector<ReplicaProbe>* probes) {
   const std::size_t end = std::min(paths.size(), sent + kProbes);
-  for (; sent < end; ++sent) probes->push_back(ReplicaProbe{replica_base + paths[sent], replica});
+  for (; sent < end; ++sent) probes->push_back(ReplicaProbe{paths[sent].url, replica});
   ++batches;
 }
 
@@ -199,14 +205,16 @@ void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::s
   Verification& v = it->second;
   ++v.answered;
   bool agreed = false;
-  std::string authority, path;
-  if (status >= 200 && status < 300 && replicas::split_url(probe.url, &authority, &path)) {
+  const auto target = std::find_if(v.paths.begin(), v.paths.end(), [&](const Target& t) { return t.url == probe.url; });
+  if (status >= 200 && status < 300 && target != v.paths.end()) {
     ++v.served;
-    const std::string original = path.substr(std::min(v.prefix.size(), path.size()));
-    const auto c = site_of_.find(v.canonical);
-    if (c != site_of_.end())
-      if (auto p = page_of_.find({c->second, original}); p != page_of_.end())
-        agreed = replicas::same_document(sites_[c->second].pages[p->second], page_of(path, signature, sketch));
+    // The page the probe's answer is compared with: on the other host.
+    const auto other = site_of_.find(target->on_canonical ? probe.replica : v.canonical);
+    const std::string other_path = target->on_canonical ? v.prefix + target->canonical_path : target->canonical_path;
+    if (other != site_of_.end())
+      if (auto p = page_of_.find({other->second, other_path}); p != page_of_.end())
+        agreed = replicas::same_document(sites_[other->second].pages[p->second],
+                                         page_of(target->canonical_path, signature, sketch));
   }
   if (agreed) ++v.agreed;
   probe_rows->push_back(ReplicaProbeRow{probe.replica, v.canonical, probe.url, fetched_at, status, agreed});
@@ -215,7 +223,8 @@ void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::s
     v.send(probe.replica, &probes_);
     return;
   }
-  if (!conclude(probe.replica, v, pages, rows)) rejected_.insert({probe.replica, v.canonical});
+  if (!conclude(probe.replica, v, pages, rows))
+    rejected_[{probe.replica, v.canonical}] = sites_[site_of_.at(probe.replica)].pages.size();
   verifying_.erase(it);
 }
 
@@ -252,7 +261,8 @@ void ReplicaWatch::undo(const std::string& replica, const std::string& reason, s
   ReplicaDecisionRow d = it->second.row;
   d.undone_at = iso_time(std::chrono::system_clock::now());
   d.undo_reason = reason;
-  rejected_.insert({replica, d.canonical});
+  // Undone for good: the pair is not verified again.
+  rejected_[{replica, d.canonical}] = std::numeric_limits<std::size_t>::max() / 2;
   rows->push_back(std::move(d));
   decided_.erase(it);
 }

@@ -12,15 +12,19 @@
 // few dozen passes over the profiles.
 //
 // A pair that detection clusters (replica R, canonical C) is verified
-// before anything is decided: R is held (no fetches of its own), and kProbes
-// of C's downloaded paths (under the prefix, for a prefix copy; the longest
-// texts first) are asked of R, another kProbes while R served none of them
-// (a partial copy lacks many), kProbeBatches batches at most. Paths R served
-// already count without a request, and no probe is sent when there are
-// some. R is a replica when it served at least one of them with the same
-// document (replicas::same_document) and agreed on two thirds of those it
-// served. Probes are requests like any other (robots.txt and the
-// host's politeness apply) and are recorded as probes, not pages.
+// before anything is decided: R is held (no fetches of its own) and probes
+// compare pages at one path on both hosts (under the prefix on R): pages R
+// served asked of C first (pages the crawl wants anyway; a partial copy
+// holds only pages of C), then pages C served asked of R, in the order the
+// crawl found them, pages without a text and the roots left out; kProbes at
+// a time, another kProbes while none was served (a copy lacks many),
+// kProbeBatches batches at most. Paths both hosts served already count as
+// probes answered, without a request. R is a replica when at least one
+// path was served by both with the same document (replicas::same_document)
+// and two thirds of those served by both agreed. A pair
+// found not to be replicas is verified again once R has twice the pages it
+// had then. Probes are requests like any other (robots.txt and the host's
+// politeness apply) and are recorded as probes, not pages.
 //
 // A decision stops R's fetches: R's queued and future URLs are rewritten
 // onto C (same path, or the path under the prefix with the prefix removed),
@@ -54,7 +58,8 @@ inline constexpr std::size_t kProbes = 3;
 inline constexpr int kProbeBatches = 3;  // batches of kProbes while the replica serves none of them
 inline constexpr int kMissesToUndo = 2;
 
-// A request the watch wants made: a probe of `replica` at `url`.
+// A request the watch wants made: a probe of the pair of `replica` at
+// `url` (on the replica or on its canonical host).
 struct ReplicaProbe {
   std::string url;
   std::string replica;  // authority
@@ -102,13 +107,17 @@ class ReplicaWatch {
   std::size_t decisions() const { return decided_.size(); }
 
  private:
+  struct Target {
+    std::string url;             // the probe's URL
+    std::string canonical_path;  // the path on the canonical host
+    bool on_canonical = false;   // asked of the canonical host (a page the replica served)
+  };
   struct Verification {
     std::string canonical, canonical_origin, prefix, kind;
     double score = 0;
     std::string evidence;  // the pair's features (JSON)
     std::size_t sent = 0, answered = 0, served = 0, agreed = 0;
-    std::vector<std::string> paths;  // canonical paths to probe, in order; the first `sent` are sent
-    std::string replica_base;        // the replica's origin and prefix
+    std::vector<Target> paths;  // what to probe, in order; the first `sent` are sent
     int batches = 0;
     void send(const std::string& replica, std::vector<ReplicaProbe>* probes);
   };
@@ -129,7 +138,8 @@ class ReplicaWatch {
   std::map<std::pair<std::size_t, std::string>, std::size_t> page_of_;  // (site, path) → page
   std::map<std::string, Verification> verifying_;  // by replica authority
   std::map<std::string, Decision> decided_;        // by replica authority
-  std::set<std::pair<std::string, std::string>> rejected_;  // (replica, canonical): verified not replicas
+  // (replica, canonical) verified not replicas → the replica's pages then
+  std::map<std::pair<std::string, std::string>, std::size_t> rejected_;
   std::vector<ReplicaProbe> probes_;
   std::unordered_map<std::string, std::string> rewritten_;  // rewritten URL → replica
   std::unordered_map<std::uint64_t, std::size_t> text_site_;  // main-text signature → first site holding it
