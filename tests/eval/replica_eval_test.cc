@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -180,27 +181,38 @@ TEST(ReplicaEvalCommand, ABadTruthFileIsAOneLineError) {
   EXPECT_EQ(cronista::testing::count_lines(missing.err), 1);
 }
 
+// The replica web of 200 pages (seed 3) generated in tmp/web and served on
+// loopback; *o receives its options.
+void serve_replica_web(const TempDir& tmp, sampleweb::SampleWebOptions* o,
+                       std::unique_ptr<sampleweb::SampleWebServer>* server) {
+  const int port = cronista::testing::free_loopback_port("127.0.0.9");
+  *o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
+  o->replicas = true;
+  ASSERT_TRUE(sampleweb::generate_sample_web(*o).ok());
+  sampleweb::SampleWebServerOptions so;
+  so.root = o->out_dir;
+  auto loaded = sampleweb::SampleWebServer::load(so);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  *server = std::move(*loaded);
+  ASSERT_TRUE((*server)->start().ok());
+}
+
 // The whole loop: the replica web generated and served on loopback, crawled
 // through --resolve-file without detection (the study's offline setting),
 // each host's address recorded, and eval-replicas finding every replica and
 // merging no hard negative.
 TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
   TempDir tmp;
-  const int port = cronista::testing::free_loopback_port("127.0.0.9");
-  sampleweb::SampleWebOptions o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
-  o.replicas = true;
-  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
-  sampleweb::SampleWebServerOptions so;
-  so.root = o.out_dir;
-  auto server = sampleweb::SampleWebServer::load(so);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  ASSERT_TRUE((*server)->start().ok());
+  sampleweb::SampleWebOptions o;
+  std::unique_ptr<sampleweb::SampleWebServer> server;
+  serve_replica_web(tmp, &o, &server);
+  if (::testing::Test::HasFatalFailure()) return;
   const std::string db = (tmp / "crawl.db").string();
   auto crawl = cronista::testing::run_cronista(
       {"crawl", "--mode", "general", "--from", "1939", "--to", "1945", "--seeds", o.out_dir + "/seeds-replicas.txt",
        "--resolve-file", o.out_dir + "/resolve.txt", "--db", db, "--max-pages", "3000", "--delay-ms", "0",
        "--replicas", "off"});
-  (*server)->stop();
+  server->stop();
   ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
 
   const auto truth = nlohmann::json::parse(cronista::testing::read_file(tmp / "web" / "replicas.json"));
@@ -238,15 +250,10 @@ TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
 // depends on when the crawl reaches each copy: docs/replicas.md has the figures).
 TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesTheirRequests) {
   TempDir tmp;
-  const int port = cronista::testing::free_loopback_port("127.0.0.9");
-  sampleweb::SampleWebOptions o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
-  o.replicas = true;
-  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
-  sampleweb::SampleWebServerOptions so;
-  so.root = o.out_dir;
-  auto server = sampleweb::SampleWebServer::load(so);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  ASSERT_TRUE((*server)->start().ok());
+  sampleweb::SampleWebOptions o;
+  std::unique_ptr<sampleweb::SampleWebServer> server;
+  serve_replica_web(tmp, &o, &server);
+  if (::testing::Test::HasFatalFailure()) return;
   auto crawl = [&](const std::string& db, const std::string& replicas) {
     return cronista::testing::run_cronista({"crawl", "--mode", "general", "--from", "1939", "--to", "1945", "--seeds",
                                             o.out_dir + "/seeds-replicas.txt", "--resolve-file",
@@ -256,7 +263,7 @@ TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesThei
   const std::string detect_db = (tmp / "detect.db").string(), off_db = (tmp / "off.db").string();
   auto detect = crawl(detect_db, "detect");
   auto off = crawl(off_db, "off");
-  (*server)->stop();
+  server->stop();
   ASSERT_EQ(detect.exit_code, 0) << detect.err;
   ASSERT_EQ(off.exit_code, 0) << off.err;
 
