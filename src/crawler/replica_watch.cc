@@ -1,9 +1,8 @@
 #include "crawler/replica_watch.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 #include "replicas/pair_evidence.h"
 #include "replicas/replica_detection.h"
@@ -39,7 +38,9 @@ std::string evidence_json(const replicas::ScoredPair& p) {
                         {"shared_paths", p.evidence.shared_paths},
                         {"near_equal_shared_paths", p.evidence.near_equal_shared},
                         {"text_twins", p.evidence.text_twins},
-                        {"seed", p.seed > 0 ? "positive" : p.seed < 0 ? "negative" : "unlabeled"},
+                        {"seed", p.seed > 0   ? "positive"
+                                 : p.seed < 0 ? "negative"
+                                              : "unlabeled"},
                         {"score", p.score.score}}
       .dump();
 }
@@ -96,7 +97,8 @@ void ReplicaWatch::note_redirect(const std::string& from, const std::string& to)
 
 void ReplicaWatch::after_page(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
   const std::int64_t every = std::max(kMinPagesBetweenRounds, last_round_ / 10);
-  const bool due = pages - last_round_ >= every || (milestone_ && pages - last_round_ >= std::max(kMinPagesAfterMilestone, last_round_ / 50));
+  const bool due = pages - last_round_ >= every ||
+                   (milestone_ && pages - last_round_ >= std::max(kMinPagesAfterMilestone, last_round_ / 50));
   if (!due) return;
   milestone_ = false;
   last_round_ = pages;
@@ -146,7 +148,8 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
       // every page it lists is the same.
       const std::size_t r = m.site;
       for (const auto& page : sites_[r].pages) {
-        if (page.words < replicas::kMinWordsForContent || page.path.compare(0, m.prefix.size(), m.prefix) != 0) continue;
+        if (page.words < replicas::kMinWordsForContent || page.path.compare(0, m.prefix.size(), m.prefix) != 0)
+          continue;
         const std::string on_c = page.path.substr(m.prefix.size());
         if (on_c.empty() || on_c == "/" || on_c.front() != '/' || page_of_.count({c.canonical, on_c})) continue;
         v.paths.push_back({origins_[c.canonical] + on_c, on_c, true});
@@ -197,8 +200,8 @@ ReplicaProbe ReplicaWatch::take_probe(std::size_t i) {
 }
 
 void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::string& fetched_at,
-                            const revisit::ContentSignature* signature,
-                            const std::vector<std::uint64_t>& sketch, std::int64_t pages, std::vector<ReplicaDecisionRow>* rows,
+                            const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch,
+                            std::int64_t pages, std::vector<ReplicaDecisionRow>* rows,
                             std::vector<ReplicaProbeRow>* probe_rows) {
   auto it = verifying_.find(probe.replica);
   if (it == verifying_.end()) return;

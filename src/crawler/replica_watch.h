@@ -4,12 +4,13 @@
 // crawl downloads from: each page's path and main-text signature and
 // sketch, the host's address, the hosts it links to, whole-host redirects.
 // Detection (replicas/replica_detection.h: candidates from inverted indexes,
-// never all pairs) runs again after a number of pages that grows with the
-// crawl (a tenth of what was downloaded, kMinPagesBetweenRounds at least),
-// and sooner (a fiftieth, kMinPagesAfterMilestone at least) when a host reaches its
-// kHostMilestone-th page or a page's main text is already held by another
-// host; rounds grow geometrically apart, so their total cost stays within a
-// few dozen passes over the profiles.
+// never all pairs) runs in rounds: after a number of pages that grows with
+// the crawl (a tenth of what was downloaded, kMinPagesBetweenRounds at
+// least), sooner (a fiftieth, kMinPagesAfterMilestone at least) when a host
+// reaches its kHostMilestone-th page or a page's main text is already held
+// by another host, and once more when the frontier runs dry. Rounds grow
+// geometrically apart: a crawl of N pages runs at most about 50 ln(N) of
+// them, each one pass over the profiles.
 //
 // A pair that detection clusters (replica R, canonical C) is verified
 // before anything is decided: R is held (no fetches of its own) and probes
@@ -19,21 +20,22 @@
 // crawl found them, pages without a text and the roots left out; kProbes at
 // a time, another kProbes while none was served (a copy lacks many),
 // kProbeBatches batches at most. Paths both hosts served already count as
-// probes answered, without a request. R is a replica when at least one
-// path was served by both with the same document (replicas::same_document)
-// and two thirds of those served by both agreed. A pair
-// found not to be replicas is verified again once R has twice the pages it
-// had then. Probes are requests like any other (robots.txt and the host's
-// politeness apply) and are recorded as probes, not pages.
+// probes answered, without a request. R is a replica when at least one path
+// was served by both with the same document (replicas::same_document) and
+// two thirds of those served by both agreed. A pair found not to be
+// replicas is verified again once R has twice the pages it had then.
+// Probes are requests like any other (robots.txt and the host's politeness
+// apply) and are recorded as probes, not pages.
 //
 // A decision stops R's fetches: R's queued and future URLs are rewritten
 // onto C (same path, or the path under the prefix with the prefix removed),
 // each carrying its backlinks. A decision is undone when later evidence
 // contradicts it: a later round scores the pair under kUndoScore, or
 // rewritten URLs are missing on C (kMissesToUndo answers 404/410 there: a
-// replica serves every path of its canonical, so R holds pages C lacks). Decisions and their undoing are stored with
-// their evidence (docs/schema.md: replica_decisions, replica_probes); a
-// resumed crawl restores the decisions in force.
+// replica serves every path of its canonical, so R holds pages C lacks);
+// the pair is not decided again. Decisions and their undoing are stored
+// with their evidence (docs/schema.md: replica_decisions, replica_probes);
+// a resumed crawl restores the decisions in force.
 #pragma once
 
 #include <cstdint>
@@ -92,8 +94,8 @@ class ReplicaWatch {
   ReplicaProbe take_probe(std::size_t i);
   // A probe's answer: status, and the main text when it was an analysed page.
   void on_probe(const ReplicaProbe& probe, long status, const std::string& fetched_at,
-                const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch, std::int64_t pages,
-                std::vector<ReplicaDecisionRow>* rows, std::vector<ReplicaProbeRow>* probe_rows);
+                const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch,
+                std::int64_t pages, std::vector<ReplicaDecisionRow>* rows, std::vector<ReplicaProbeRow>* probe_rows);
 
   // The URL on the canonical host for a URL of a decided replica, or
   // nullopt; the watch remembers it until its answer (on_rewritten).
@@ -136,12 +138,12 @@ class ReplicaWatch {
   std::vector<std::string> origins_;
   std::unordered_map<std::string, std::size_t> site_of_;
   std::map<std::pair<std::size_t, std::string>, std::size_t> page_of_;  // (site, path) → page
-  std::map<std::string, Verification> verifying_;  // by replica authority
-  std::map<std::string, Decision> decided_;        // by replica authority
+  std::map<std::string, Verification> verifying_;                       // by replica authority
+  std::map<std::string, Decision> decided_;                             // by replica authority
   // (replica, canonical) verified not replicas → the replica's pages then
   std::map<std::pair<std::string, std::string>, std::size_t> rejected_;
   std::vector<ReplicaProbe> probes_;
-  std::unordered_map<std::string, std::string> rewritten_;  // rewritten URL → replica
+  std::unordered_map<std::string, std::string> rewritten_;    // rewritten URL → replica
   std::unordered_map<std::uint64_t, std::size_t> text_site_;  // main-text signature → first site holding it
   std::int64_t last_round_ = 0;
   bool milestone_ = false;

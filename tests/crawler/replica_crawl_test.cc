@@ -59,9 +59,7 @@ void archive(Site& site) {
   site.page("/", html(index + "</ul>"));
 }
 
-std::string authority(const std::string& name, Site& site) {
-  return name + ":" + std::to_string(site.server().port());
-}
+std::string authority(const std::string& name, Site& site) { return name + ":" + std::to_string(site.server().port()); }
 
 // Requests the server saw for one named host (from the `from`-th on),
 // robots.txt left out.
@@ -104,15 +102,19 @@ TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
   auto o = options_for(tmp, site, "127.0.0.3", {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
   crawl_ok(o);
 
-  const auto decisions = testing::rows(o.db, "SELECT replica, canonical, probes_agreed > 0, undone_at FROM replica_decisions");
+  const auto decisions =
+      testing::rows(o.db, "SELECT replica, canonical, probes_agreed > 0, undone_at FROM replica_decisions");
   ASSERT_EQ(decisions.size(), 1u);
   const std::string replica = decisions[0].substr(0, decisions[0].find('|'));
   const std::string canonical = replica == a ? w : a;
   EXPECT_EQ(decisions[0], replica + "|" + canonical + "|1|NULL");
-  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"name_alias\":1"), std::string::npos);
+  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"name_alias\":1"),
+            std::string::npos);
   // Verified: paths both names served, or probes asked of the replica, agreed.
-  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"probes\":{\"agreed\":"), std::string::npos);
-  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_probes WHERE url NOT LIKE 'http://" + replica + "/%'"), 0);
+  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"probes\":{\"agreed\":"),
+            std::string::npos);
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_probes WHERE url NOT LIKE 'http://" + replica + "/%'"),
+            0);
 
   // Every article from the canonical host; the replica far fewer.
   const auto on_canonical = requests_to(site, canonical);
@@ -198,7 +200,8 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
     const std::string port = host.substr(host.find(':'));
     const std::string bare = "http://arquivo.exemplo.pt" + port, www = "http://www.arquivo.exemplo.pt" + port;
     const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
-    std::string body = "<p>Leitura número " + std::to_string(n) + " do arquivo: <a href=\"" + bare + "/\">arquivo</a></p>";
+    std::string body =
+        "<p>Leitura número " + std::to_string(n) + " do arquivo: <a href=\"" + bare + "/\">arquivo</a></p>";
     if (n < 12) body += "<a href=\"/p" + std::to_string(n + 1) + "\">seguinte</a>";
     if (n == 12)
       for (int k = 0; k < 4; ++k) body += "<a href=\"" + www + "/so-no-www/" + std::to_string(k) + "\">própria</a>";
@@ -246,9 +249,9 @@ TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
     const int n = std::stoi(req.matches[1]);
     const std::string host = req.get_header_value("Host"), port = host.substr(host.find(':'));
     const std::string article = "/artigos/a" + std::to_string(n % 8) + ".html?leitura=" + std::to_string(n);
-    std::string body = "<p>Crónica número " + std::to_string(n) + " sobre o ano de 1944: <a href=\"http://arquivo.exemplo.pt" +
-                       port + article + "\">artigo</a> <a href=\"http://www.arquivo.exemplo.pt" + port + article +
-                       "\">artigo</a></p>";
+    std::string body = "<p>Crónica número " + std::to_string(n) +
+                       " sobre o ano de 1944: <a href=\"http://arquivo.exemplo.pt" + port + article +
+                       "\">artigo</a> <a href=\"http://www.arquivo.exemplo.pt" + port + article + "\">artigo</a></p>";
     if (n < 150) body += "<a href=\"/longo/" + std::to_string(n + 1) + "\">seguinte</a>";
     res.set_content(html(body), "text/html; charset=utf-8");
   });
@@ -256,8 +259,8 @@ TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
   TempDir tmp;
   const std::string port = std::to_string(site.server().port());
   const std::string db = (tmp / "c.db").string();
-  std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", db,
-                                   "--delay-ms", "30", "--quiet"};
+  std::vector<std::string> args = {"crawl",   "--from", "1939", "--to",       "1945", "--mode",
+                                   "general", "--db",   db,     "--delay-ms", "30",   "--quiet"};
   for (const std::string name : {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt", "cronicas.exemplo.pt"}) {
     args.push_back("--resolve");
     args.push_back(name + ":" + port + ":127.0.0.6");
