@@ -135,6 +135,8 @@ constexpr double kFailedRevisitWaitS = 60;
 constexpr double kNewUrlRateWindowS = 60;
 // AnalysisTask::revisit_page of a replica verification probe.
 constexpr std::int64_t kProbePage = -2;
+// How long the loop pauses when only hosts under replica verification are ready.
+constexpr std::chrono::milliseconds kHeldPause{10};
 
 // ---- the loop ----
 
@@ -266,6 +268,7 @@ class Crawl {
   std::int64_t visits_since_resolve_ = 0;
 
   std::unique_ptr<ReplicaWatch> replicas_;
+  bool held_ = false;  // the last dispatch put back entries of hosts under verification
   std::unordered_map<std::string, ReplicaProbe> probes_in_analysis_;  // by URL
 };
 
@@ -1222,6 +1225,7 @@ void Crawl::dispatch() {
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
   }
+  held_ = !held.empty();
   for (FrontierEntry& e : held) {
     const std::uint32_t host = e.host;
     frontier_->retry(std::move(e));
@@ -1335,6 +1339,9 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);
     }
+    // A host under replica verification stays ready in the frontier: its
+    // entries are looked at again after a short pause, not at every turn.
+    if (held_) wait = std::max(wait, kHeldPause);
     if (pool_->has_results()) wait = std::chrono::milliseconds(0);
     fetcher_->run_once(wait, [this](FetchResponse&& r) { on_response(std::move(r)); });
     progress(false);

@@ -78,9 +78,11 @@ void ReplicaWatch::note_page(const std::string& url, const std::string& ip, cons
   }
   if (profile.pages.size() == kHostMilestone) milestone_ = true;
   std::set<std::string> hosts(profile.outlink_hosts.begin(), profile.outlink_hosts.end());
+  if (linked_paths_.size() < sites_.size()) linked_paths_.resize(sites_.size());
   for (const std::string& link : links) {
     std::string to, to_path;
     if (!replicas::split_url(link, &to, &to_path)) continue;
+    if (to == authority && linked_paths_[s].size() < kLinkedPathsKept) linked_paths_[s].insert(to_path);
     if (hosts.insert(to).second && to != authority) ++sites_[site(to, origin_of(link, to))].backlinks;
   }
   sites_[s].outlink_hosts.assign(hosts.begin(), hosts.end());
@@ -154,6 +156,10 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
         if (on_c.empty() || on_c == "/" || on_c.front() != '/' || page_of_.count({c.canonical, on_c})) continue;
         v.paths.push_back({origins_[c.canonical] + on_c, on_c, true});
       }
+      // Of the canonical's pages, those the replica links to first: it
+      // most likely holds them.
+      std::vector<Target> unlinked;
+      if (linked_paths_.size() < sites_.size()) linked_paths_.resize(sites_.size());
       for (const auto& page : sites_[c.canonical].pages) {
         if (page.words < replicas::kMinWordsForContent || page.path == "/") continue;
         // A path both hosts served is evidence without a request.
@@ -162,8 +168,10 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
           if (replicas::same_document(page, sites_[r].pages[on_r->second])) ++v.agreed;
           continue;
         }
-        v.paths.push_back({origins_[r] + m.prefix + page.path, page.path, false});
+        Target t{origins_[r] + m.prefix + page.path, page.path, false};
+        (linked_paths_[r].count(m.prefix + page.path) ? v.paths : unlinked).push_back(std::move(t));
       }
+      v.paths.insert(v.paths.end(), unlinked.begin(), unlinked.end());
       v.send(replica, &probes_);
       if (v.sent == 0) {
         if (!conclude(replica, v, pages, rows)) rejected_[{replica, canonical}] = sites_[r].pages.size();

@@ -16,8 +16,9 @@
 // before anything is decided: R is held (no fetches of its own) and probes
 // compare pages at one path on both hosts (under the prefix on R): pages R
 // served asked of C first (pages the crawl wants anyway; a partial copy
-// holds only pages of C), then pages C served asked of R, in the order the
-// crawl found them, pages without a text and the roots left out; kProbes at
+// holds only pages of C), then pages C served asked of R (those R links to
+// first), in the order the crawl found them, pages without a text and the
+// roots left out; kProbes at
 // a time, another kProbes while none was served (a copy lacks many),
 // kProbeBatches batches at most. Paths both hosts served already count as
 // probes answered, without a request. R is a replica when at least one path
@@ -44,6 +45,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "crawler/crawl_store.h"
@@ -59,6 +61,7 @@ inline constexpr double kUndoScore = 0.25;
 inline constexpr std::size_t kProbes = 3;
 inline constexpr int kProbeBatches = 3;  // batches of kProbes while the replica serves none of them
 inline constexpr int kMissesToUndo = 2;
+inline constexpr std::size_t kLinkedPathsKept = 1024;  // per host: the paths of its own it links to, for probes
 
 // A request the watch wants made: a probe of the pair of `replica` at
 // `url` (on the replica or on its canonical host).
@@ -144,6 +147,7 @@ class ReplicaWatch {
   std::map<std::pair<std::string, std::string>, std::size_t> rejected_;
   std::vector<ReplicaProbe> probes_;
   std::unordered_map<std::string, std::string> rewritten_;    // rewritten URL → replica
+  std::vector<std::unordered_set<std::string>> linked_paths_;  // by site: paths of its own its pages link to
   std::unordered_map<std::uint64_t, std::size_t> text_site_;  // main-text signature → first site holding it
   std::int64_t last_round_ = 0;
   bool milestone_ = false;
