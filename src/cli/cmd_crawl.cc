@@ -39,7 +39,7 @@ void on_signal(int sig) {
 struct CrawlArgs {
   std::string resolve_file;
   std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
-  std::string genre = "news";
+  std::string genre = "news", replicas = "detect";
   std::vector<std::string> urls, allow_hosts;
   long max_pages = 0;
   int delay_ms = 1000, host_connections = 1, connections = 32;
@@ -127,6 +127,10 @@ void configure(CLI::App& app, CrawlArgs& a) {
             return why ? "--resolve '" + v + "': " + *why : std::string();
           },
           "HOST:PORT:ADDRESS"));
+  app.add_option("--replicas", a.replicas,
+                 "detect (default): find hosts that replicate another during the crawl, verify them by probes, fetch "
+                 "them no more and move their URLs onto the canonical host; off: fetch every host")
+      ->check(CLI::IsMember({"detect", "off"}));
   app.add_option("--resolve-file", a.resolve_file,
                  "file of --resolve entries, one HOST:PORT:ADDRESS a line ('#' comments), as `sample-web generate "
                  "--replicas` writes in resolve.txt");
@@ -445,6 +449,7 @@ int cmd_crawl(int argc, char** argv) {
   o.to = a.to;
   o.period = *period;
   o.temporal_mode = a.mode == "temporal";
+  o.replicas_detect = a.replicas == "detect";
   o.max_pages = a.max_pages;
   o.revisit = a.revisit;
   o.max_fetches = a.max_fetches;

@@ -35,6 +35,7 @@
 #include "crawler/link_filters.h"
 #include "crawler/link_yield.h"
 #include "crawler/page_analysis.h"
+#include "crawler/replica_watch.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
 #include "crawler/title_words.h"
@@ -132,6 +133,10 @@ constexpr double kLastModifiedIsNowS = 5;
 constexpr double kFailedRevisitWaitS = 60;
 // The window over which the rate of new-URL fetches is measured.
 constexpr double kNewUrlRateWindowS = 60;
+// AnalysisTask::revisit_page of a replica verification probe.
+constexpr std::int64_t kProbePage = -2;
+// How long the loop pauses when only hosts under replica verification are ready.
+constexpr std::chrono::milliseconds kHeldPause{10};
 
 // ---- the loop ----
 
@@ -204,6 +209,15 @@ class Crawl {
   double prior_rate() const;
   Status restore_schedule();
 
+  // Replicas (o_.replicas_detect, replica_watch.h).
+  void dispatch_probes(Clock::time_point now);
+  void on_probe_response(ReplicaProbe probe, std::uint32_t host, FetchResponse&& r);
+  void on_probe_analysed(AnalysisResult&& r);
+  // An entry popped for a held or replica host: true when it was put back
+  // (held) or rewritten onto the canonical host.
+  bool divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held);
+  std::string rewrite_link(const std::string& url);
+
   const CrawlOptions& o_;
   // Declaration order is destruction order backwards: the store's writer
   // wakes the fetcher, the frontier reads through the store, the pool wakes
@@ -227,6 +241,7 @@ class Crawl {
     std::uint32_t host = 0;
     FrontierEntry entry;
     std::int64_t revisit_page = -1;  // a revisit: the page's id in the schedule
+    ReplicaProbe probe;              // a replica verification probe (url set)
   };
   std::unordered_map<std::uint64_t, InFlight> in_flight_;
   std::uint64_t next_token_ = 1;
@@ -255,6 +270,10 @@ class Crawl {
   double resolved_budget_ = 0;  // the revisit budget it shared out
   std::size_t resolved_size_ = 0;
   std::int64_t visits_since_resolve_ = 0;
+
+  std::unique_ptr<ReplicaWatch> replicas_;
+  bool held_ = false;  // the last dispatch put back entries of hosts under verification
+  std::unordered_map<std::string, ReplicaProbe> probes_in_analysis_;  // by URL
 };
 
 // The link filters of link_filters.h, in order of cost; the reason a URL
@@ -386,6 +405,12 @@ Status Crawl::setup() {
     auto id = store_->begin_run(run, 0);
     if (!id.ok()) return id.status();
   }
+  if (o_.replicas_detect) {
+    replicas_ = std::make_unique<ReplicaWatch>();
+    auto decisions = store_->replica_decisions();
+    if (!decisions.ok()) return decisions.status();
+    for (const ReplicaDecisionRow& d : *decisions) replicas_->restore(d);
+  }
   if (Status s = store_->start([this](std::uint64_t) { fetcher_->wake(); }); !s.ok()) return s;
 
   if (!o_.resume) {
@@ -507,6 +532,10 @@ void Crawl::on_response(FetchResponse&& r) {
     on_robots(f.host, r);
     return;
   }
+  if (!f.probe.url.empty()) {
+    on_probe_response(std::move(f.probe), f.host, std::move(r));
+    return;
+  }
   ++answered_;
   if (f.revisit_page >= 0) {
     on_revisit_response(static_cast<PageId>(f.revisit_page), f.host, std::move(r));
@@ -538,6 +567,9 @@ void Crawl::on_response(FetchResponse&& r) {
   PageRecord& p = *page;
 
   StoreJob job;
+  if (replicas_ && replicas_->rewritten(e.url))
+    replicas_->on_rewritten(e.url, r.error != FetchError::None || (r.status != 404 && r.status != 410),
+                            &job.replica_decisions);
   const bool redirect = r.error == FetchError::None && r.status >= 300 && r.status < 400 && !r.location.empty();
   if (redirect) {
     // Each hop is a page row and a redirects row; the target is a new
@@ -546,6 +578,7 @@ void Crawl::on_response(FetchResponse&& r) {
     auto target = base.ok() ? CanonicalUrl::resolve(*base, r.location) : Result<CanonicalUrl>(base.status());
     if (target.ok()) {
       p.redirect_to = target->str();
+      if (replicas_) replicas_->note_redirect(e.url, p.redirect_to);
       if (e.redirects >= o_.max_redirects) {
         count_error("redirect-limit");
       } else if (scope_.allows(*target)) {
@@ -596,6 +629,10 @@ void Crawl::on_response(FetchResponse&& r) {
 }
 
 void Crawl::on_analysed(AnalysisResult&& r) {
+  if (r.revisit_page == kProbePage) {
+    on_probe_analysed(std::move(r));
+    return;
+  }
   if (r.revisit_page >= 0) {
     on_revisit_analysed(std::move(r));
     return;
@@ -605,7 +642,14 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   const std::uint64_t job_id = jobs_submitted_ + 1;
   std::unordered_set<std::string_view> counted;
   std::int64_t kept = 0, fresh = 0;
-  for (const FoundLink& link : r.links) {
+  std::vector<std::string> link_urls;
+  for (FoundLink& link : r.links) {
+    if (replicas_) {
+      link_urls.push_back(link.url.str());
+      const std::string to = rewrite_link(link.url.str());
+      if (to != link.url.str())
+        if (auto u = CanonicalUrl::parse(to); u.ok()) link.url = *u;
+    }
     if (!admit(link.url, link.hub)) continue;
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
@@ -630,10 +674,122 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;
   segments_in_scope_ += p.segments_in_scope;
+  if (replicas_) {
+    replicas_->note_page(p.url, p.ip, p.main_signature ? &*p.main_signature : nullptr, p.main_sketch, link_urls);
+    replicas_->after_page(pages_before_ + pages_, &job.replica_decisions);
+  }
   frontier_->finish(r.entry, UrlState::Done, &job.ops);
   --page_transfers_;
   job.page = std::move(r.page);
   submit(std::move(job));
+}
+
+// ---- replicas ----
+
+std::string Crawl::rewrite_link(const std::string& url) {
+  auto to = replicas_->rewrite(url);
+  return to ? *to : url;
+}
+
+// Probes go out before new URLs, each when its host's politeness allows;
+// one that robots.txt forbids is answered at once as not served.
+void Crawl::dispatch_probes(Clock::time_point now) {
+  for (std::size_t i = 0; i < replicas_->probes().size();) {
+    auto u = CanonicalUrl::parse(replicas_->probes()[i].url);
+    StoreJob job;
+    const std::uint32_t host = u.ok() ? host_for(*u, job) : 0;
+    if (!job.hosts.empty()) submit(std::move(job));
+    if (!u.ok()) {
+      StoreJob answer;
+      replicas_->on_probe(replicas_->take_probe(i), 0, iso_time(std::chrono::system_clock::now()), nullptr, {},
+                          pages_before_ + pages_, &answer.replica_decisions, &answer.replica_probes);
+      submit(std::move(answer));
+      continue;
+    }
+    if (hosts_.needs_robots(host, now)) {
+      if (hosts_[host].robots != RobotsState::Fetching) fetch_robots(host, now);
+      ++i;
+      continue;
+    }
+    if (!hosts_.may_fetch(host, now)) {
+      ++i;
+      continue;
+    }
+    ReplicaProbe probe = replicas_->take_probe(i);
+    if (!hosts_[host].rules.allowed(u->path_and_query())) {
+      StoreJob answer;
+      replicas_->on_probe(probe, 0, iso_time(std::chrono::system_clock::now()), nullptr, {}, pages_before_ + pages_,
+                          &answer.replica_decisions, &answer.replica_probes);
+      submit(std::move(answer));
+      continue;
+    }
+    hosts_.on_dispatch(host, now);
+    const std::uint64_t token = next_token_++;
+    FetchRequest req{token, probe.url, false, {}};
+    InFlight f{false, host, {}, -1, {}};
+    f.probe = std::move(probe);
+    in_flight_[token] = std::move(f);
+    ++fetches_;
+    fetcher_->start(std::move(req));
+    frontier_->host_changed(host, now);
+  }
+}
+
+void Crawl::on_probe_response(ReplicaProbe probe, std::uint32_t host, FetchResponse&& r) {
+  const auto now = Clock::now();
+  hosts_.on_finish(host, answered_at(r, now));
+  frontier_->host_changed(host, now);
+  const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
+                    looks_like_html(r.content_type, r.body);
+  if (html) {
+    FrontierEntry e;
+    e.url = probe.url;
+    e.host = host;
+    auto page = page_record(e, r);
+    probes_in_analysis_[probe.url] = std::move(probe);
+    analyse_later(std::move(e), std::move(page), r, kProbePage);
+    return;
+  }
+  StoreJob job;
+  replicas_->on_probe(probe, r.error == FetchError::None ? r.status : 0, iso_time(r.started), nullptr, {},
+                      pages_before_ + pages_, &job.replica_decisions, &job.replica_probes);
+  submit(std::move(job));
+}
+
+void Crawl::on_probe_analysed(AnalysisResult&& r) {
+  auto it = probes_in_analysis_.find(r.entry.url);
+  if (it == probes_in_analysis_.end()) return;
+  const PageRecord& p = *r.page;
+  StoreJob job;
+  replicas_->on_probe(it->second, p.status, p.fetched_at, p.main_signature ? &*p.main_signature : nullptr,
+                      p.main_sketch, pages_before_ + pages_, &job.replica_decisions, &job.replica_probes);
+  probes_in_analysis_.erase(it);
+  submit(std::move(job));
+}
+
+bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held) {
+  if (replicas_->held(hosts_[e.host].authority)) {
+    held->push_back(std::move(e));
+    return true;
+  }
+  const auto to = replicas_->rewrite(e.url);
+  if (!to) return false;
+  auto u = CanonicalUrl::parse(*to);
+  if (!u.ok()) return false;
+  // The entry leaves the replica host; its URL on the canonical host takes
+  // its backlinks (each a page linking it) and its depth.
+  StoreJob job;
+  frontier_->finish(e, UrlState::Dropped, &job.ops);
+  ++skipped_["replica"];
+  if (admit(*u)) {
+    const std::uint32_t host = host_for(*u, job);
+    const std::uint32_t moved = std::max<std::uint32_t>(1, e.backlinks);
+    for (std::uint32_t i = 0; i < moved; ++i)
+      frontier_->add(u->str(), host, e.depth, 0, e.backlinks > 0, jobs_submitted_ + 1, &job.ops, e.penalty);
+  }
+  submit(std::move(job));
+  frontier_->host_changed(e.host, now);
+  return true;
 }
 
 // ---- revisits ----
@@ -761,7 +917,7 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
     hosts_.on_dispatch(host, now);
     c.in_flight = true;
     schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
-    in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due)};
+    in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due), {}};
     ++fetches_;
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
@@ -1037,7 +1193,7 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   hosts_.robots_fetching(host);
   hosts_.on_dispatch(host, now);
   const std::uint64_t token = next_token_++;
-  in_flight_[token] = InFlight{true, host, {}};
+  in_flight_[token] = InFlight{true, host, {}, -1, {}};
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
 }
 
@@ -1055,6 +1211,7 @@ void Crawl::dispatch() {
   const std::size_t backlog_limit = 512;
   const std::size_t backlog_bytes_limit = 12u << 20;
   const std::size_t analysis_limit = static_cast<std::size_t>(std::max(8, o_.connections * 2));
+  std::vector<FrontierEntry> held;  // entries of hosts under replica verification, put back below
   while (fetcher_->in_flight() < static_cast<std::size_t>(std::max(1, o_.connections))) {
     if (store_->backlog() > backlog_limit || store_->backlog_bytes() > backlog_bytes_limit ||
         pool_->pending() > analysis_limit)
@@ -1063,9 +1220,11 @@ void Crawl::dispatch() {
     if (!rate_allows(now)) break;
     // Due revisits first, then new URLs (the budget rule of crawl.h).
     if (schedule_ && dispatch_revisit(now, wall_seconds())) continue;
+    if (replicas_) dispatch_probes(now);
     if (o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
     auto e = frontier_->pop(now);
     if (!e) break;
+    if (replicas_ && divert_replica(*e, now, &held)) continue;
     auto u = CanonicalUrl::parse(e->url);
     if (!u.ok() || !hosts_[e->host].rules.allowed(u->path_and_query())) {
       StoreJob job;
@@ -1080,11 +1239,17 @@ void Crawl::dispatch() {
     const std::uint32_t host = e->host;
     const std::uint64_t token = next_token_++;
     FetchRequest req{token, e->url, false, {}};
-    in_flight_[token] = InFlight{false, host, std::move(*e)};
+    in_flight_[token] = InFlight{false, host, std::move(*e), -1, {}};
     ++page_transfers_;
     ++fetches_;
     if (schedule_) new_fetch_times_.push_back(wall_seconds());
     fetcher_->start(std::move(req));
+    frontier_->host_changed(host, now);
+  }
+  held_ = !held.empty();
+  for (FrontierEntry& e : held) {
+    const std::uint32_t host = e.host;
+    frontier_->retry(std::move(e));
     frontier_->host_changed(host, now);
   }
 }
@@ -1164,8 +1329,17 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
         break;
       }
       if (frontier_->empty() && (!schedule_ || schedule_->size() == 0)) {
-        end_reason = "frontier-empty";
-        break;
+        // Replicas found in the last pages are still verified and decided.
+        bool probing = false;
+        if (replicas_) {
+          StoreJob job;
+          probing = replicas_->last_round(pages_before_ + pages_, &job.replica_decisions);
+          if (!job.replica_decisions.empty()) submit(std::move(job));
+        }
+        if (!probing) {
+          end_reason = "frontier-empty";
+          break;
+        }
       }
     }
     auto wait = std::chrono::milliseconds(100);
@@ -1186,6 +1360,9 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);
     }
+    // A host under replica verification stays ready in the frontier: its
+    // entries are looked at again after a short pause, not at every turn.
+    if (held_) wait = std::max(wait, kHeldPause);
     if (pool_->has_results()) wait = std::chrono::milliseconds(0);
     fetcher_->run_once(wait, [this](FetchResponse&& r) { on_response(std::move(r)); });
     progress(false);

@@ -98,6 +98,10 @@ struct CrawlOptions {
   std::string contact;
   std::string ca_file;  // HTTPS trust anchors instead of the system's (FetcherOptions)
   std::vector<std::string> resolve;  // HOST:PORT:ADDRESS entries resolved without DNS (FetcherOptions)
+  // Replica detection during the crawl (replica_watch.h): hosts found to
+  // replicate another are verified by probes, then fetched no more, their
+  // URLs rewritten onto the canonical host. false: --replicas off.
+  bool replicas_detect = true;
   bool resume = false;
   int max_depth = -1;
   std::int64_t max_pages_per_host = 0;

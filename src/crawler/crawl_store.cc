@@ -109,6 +109,31 @@ CREATE TABLE IF NOT EXISTS redirects (
   to_url TEXT NOT NULL,
   status INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS replica_decisions (
+  id INTEGER PRIMARY KEY,
+  replica TEXT NOT NULL UNIQUE,
+  canonical TEXT NOT NULL,
+  canonical_origin TEXT NOT NULL,
+  prefix TEXT NOT NULL DEFAULT '',
+  kind TEXT NOT NULL,
+  score REAL NOT NULL,
+  probes INTEGER NOT NULL,
+  probes_agreed INTEGER NOT NULL,
+  pages_before INTEGER NOT NULL,
+  evidence TEXT NOT NULL,
+  decided_at TEXT NOT NULL,
+  undone_at TEXT,
+  undo_reason TEXT
+);
+CREATE TABLE IF NOT EXISTS replica_probes (
+  id INTEGER PRIMARY KEY,
+  replica TEXT NOT NULL,
+  canonical TEXT NOT NULL,
+  url TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  agreed INTEGER NOT NULL,
+  fetched_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS history (
   seq INTEGER PRIMARY KEY,
   page_id INTEGER NOT NULL REFERENCES pages(id),
@@ -372,6 +397,31 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   return r;
 }
 
+Result<std::vector<ReplicaDecisionRow>> CrawlStore::replica_decisions() {
+  auto st = db_.prepare(
+      "SELECT replica, canonical, canonical_origin, prefix, kind, score, probes, probes_agreed, pages_before, evidence, "
+      "decided_at FROM replica_decisions WHERE undone_at IS NULL ORDER BY id");
+  if (!st.ok()) return st.status();
+  std::vector<ReplicaDecisionRow> out;
+  while (st->step()) {
+    ReplicaDecisionRow d;
+    d.replica = st->column_text(0);
+    d.canonical = st->column_text(1);
+    d.canonical_origin = st->column_text(2);
+    d.prefix = st->column_text(3);
+    d.kind = st->column_text(4);
+    d.score = st->column_double(5);
+    d.probes = st->column_int(6);
+    d.probes_agreed = st->column_int(7);
+    d.pages_before = st->column_int(8);
+    d.evidence = st->column_text(9);
+    d.decided_at = st->column_text(10);
+    out.push_back(std::move(d));
+  }
+  if (!st->status().ok()) return st->status();
+  return out;
+}
+
 Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visit) {
   auto st = db_.prepare(
       "SELECT p.url, u.host_id, p.depth, p.fetched_at, p.status, p.revisit, p.changed, p.main_hash, p.simhash, "
@@ -593,6 +643,26 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
           !r.ok())
         return r;
     }
+  }
+  for (const ReplicaDecisionRow& d : job.replica_decisions) {
+    auto st = db_.prepare(
+        "INSERT OR REPLACE INTO replica_decisions(replica, canonical, canonical_origin, prefix, kind, score, probes, "
+        "probes_agreed, pages_before, evidence, decided_at, undone_at, undo_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    if (!st.ok()) return st.status();
+    st->bind(1, d.replica).bind(2, d.canonical).bind(3, d.canonical_origin).bind(4, d.prefix).bind(5, d.kind)
+        .bind(6, d.score).bind(7, d.probes).bind(8, d.probes_agreed).bind(9, d.pages_before).bind(10, d.evidence)
+        .bind(11, d.decided_at);
+    if (d.undone_at.empty()) st->bind_null(12).bind_null(13);
+    else st->bind(12, d.undone_at).bind(13, d.undo_reason);
+    if (Status r = st->run(); !r.ok()) return r;
+  }
+  for (const ReplicaProbeRow& p : job.replica_probes) {
+    auto st = db_.prepare(
+        "INSERT INTO replica_probes(replica, canonical, url, status, agreed, fetched_at) VALUES (?,?,?,?,?,?)");
+    if (!st.ok()) return st.status();
+    st->bind(1, p.replica).bind(2, p.canonical).bind(3, p.url).bind(4, static_cast<std::int64_t>(p.status))
+        .bind(5, p.agreed ? 1 : 0).bind(6, p.fetched_at);
+    if (Status r = st->run(); !r.ok()) return r;
   }
   std::int64_t page_url_id = 0;
   for (const FrontierOp& op : job.ops) {

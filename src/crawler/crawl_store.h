@@ -69,6 +69,7 @@ struct PageRecord {
   // downloaded before, and then whether its main text changed (a 304 did
   // not); how many of its links the crawl had never seen.
   std::optional<revisit::ContentSignature> main_signature;
+  std::vector<std::uint64_t> main_sketch;  // its shingles' sketch, for replica detection (replicas/shingles.h)
   bool revisit = false;
   std::optional<bool> changed;
   std::optional<std::int64_t> new_urls;
@@ -103,10 +104,33 @@ struct RobotsRecord {
   std::string url, fetched_at, request, response_head, body, ip;
 };
 
+// A replica decision of the crawl (replica_watch.h): `replica` is fetched
+// no more and its URLs go to `canonical` (under `prefix` only, when set).
+// Written again when it is undone (undone_at, undo_reason).
+struct ReplicaDecisionRow {
+  std::string replica, canonical;  // authorities ("host:port")
+  std::string canonical_origin;    // "http://host:port"
+  std::string prefix, kind;
+  double score = 0;
+  std::int64_t probes = 0, probes_agreed = 0;
+  std::int64_t pages_before = 0;  // pages the crawl had downloaded when it decided
+  std::string evidence;           // JSON: the pair's features and the probes' outcome
+  std::string decided_at, undone_at, undo_reason;
+};
+
+// A verification probe: one known path of the canonical host asked of the replica.
+struct ReplicaProbeRow {
+  std::string replica, canonical, url, fetched_at;
+  long status = 0;
+  bool agreed = false;  // the replica answered with the same document
+};
+
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
   std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
+  std::vector<ReplicaDecisionRow> replica_decisions;
+  std::vector<ReplicaProbeRow> replica_probes;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
   std::unique_ptr<RobotsRecord> robots;
@@ -177,6 +201,9 @@ class CrawlStore {
 
   // Every visit of a downloaded HTML page, in fetch order (before start()).
   Status visits(const std::function<void(const StoredVisit&)>& on_visit);
+
+  // The replica decisions in force (not undone), in decision order (before start()).
+  Result<std::vector<ReplicaDecisionRow>> replica_decisions();
 
   // Starts the writer thread; opens the order file and the WARC.
   // `on_commit` runs on the writer thread after each commit.

@@ -10,6 +10,7 @@
 
 #include "crawler/charset.h"
 #include "crawler/feeds.h"
+#include "replicas/shingles.h"
 #include "revisit/content_signature.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
@@ -295,6 +296,7 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
     for (const temporal::Block& b : p.doc.blocks)
       if (!b.boilerplate) main_text.append(p.doc.text, b.start, b.end - b.start).push_back('\n');
     p.main_signature = revisit::content_signature(main_text);
+    if (options_.replicas_detect) p.main_sketch = replicas::shingle_sketch(main_text);
   }
   // The store needs the text (its size) and nothing else of the document;
   // the offset map alone is eight bytes per byte of text.

@@ -102,13 +102,17 @@ std::vector<std::pair<std::size_t, std::size_t>> ReplicaIndex::candidates() cons
   return {out.begin(), out.end()};
 }
 
-bool ReplicaIndex::near_equal(const SitePage& x, const SitePage& y) const {
+bool near_equal(const SitePage& x, const SitePage& y) {
   if (x.content == 0 || y.content == 0) return false;
   if (x.content == y.content) return true;
   return x.words >= 50 && y.words >= 50 && std::popcount(x.simhash ^ y.simhash) <= kNearBits;
 }
 
-bool ReplicaIndex::same_document(const SitePage& x, const SitePage& y) const {
+bool ReplicaIndex::near_equal(const SitePage& x, const SitePage& y) const { return replicas::near_equal(x, y); }
+
+bool ReplicaIndex::same_document(const SitePage& x, const SitePage& y) const { return replicas::same_document(x, y); }
+
+bool same_document(const SitePage& x, const SitePage& y) {
   if (near_equal(x, y)) return true;
   return x.words >= kMinWordsForContent && y.words >= kMinWordsForContent &&
          resemblance(x.sketch, y.sketch) >= kVersionResemblance;

@@ -76,6 +76,13 @@ struct PairEvidence {
   bool prefix_on_a = false;
 };
 
+// Near-equal main texts: the same signature, or simhashes within kNearBits
+// for texts of 50 words or more.
+bool near_equal(const SitePage& x, const SitePage& y);
+// Two pages at one path are the same document: near-equal texts, or
+// versions of one (kVersionResemblance).
+bool same_document(const SitePage& x, const SitePage& y);
+
 // The indexes over every site, built once; then candidates and evidence.
 class ReplicaIndex {
  public:

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <memory>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -179,25 +181,38 @@ TEST(ReplicaEvalCommand, ABadTruthFileIsAOneLineError) {
   EXPECT_EQ(cronista::testing::count_lines(missing.err), 1);
 }
 
+// The replica web of 200 pages (seed 3) generated in tmp/web and served on
+// loopback; *o receives its options.
+void serve_replica_web(const TempDir& tmp, sampleweb::SampleWebOptions* o,
+                       std::unique_ptr<sampleweb::SampleWebServer>* server) {
+  const int port = cronista::testing::free_loopback_port("127.0.0.9");
+  *o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
+  o->replicas = true;
+  ASSERT_TRUE(sampleweb::generate_sample_web(*o).ok());
+  sampleweb::SampleWebServerOptions so;
+  so.root = o->out_dir;
+  auto loaded = sampleweb::SampleWebServer::load(so);
+  ASSERT_TRUE(loaded.ok()) << loaded.status().message();
+  *server = std::move(*loaded);
+  ASSERT_TRUE((*server)->start().ok());
+}
+
 // The whole loop: the replica web generated and served on loopback, crawled
-// through --resolve-file, each host's address recorded, and eval-replicas
-// finding every replica and merging no hard negative.
+// through --resolve-file without detection (the study's offline setting),
+// each host's address recorded, and eval-replicas finding every replica and
+// merging no hard negative.
 TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
   TempDir tmp;
-  const int port = cronista::testing::free_loopback_port("127.0.0.9");
-  sampleweb::SampleWebOptions o = cronista::testing::sample_web_options(tmp / "web", 200, 3, port);
-  o.replicas = true;
-  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
-  sampleweb::SampleWebServerOptions so;
-  so.root = o.out_dir;
-  auto server = sampleweb::SampleWebServer::load(so);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  ASSERT_TRUE((*server)->start().ok());
+  sampleweb::SampleWebOptions o;
+  std::unique_ptr<sampleweb::SampleWebServer> server;
+  serve_replica_web(tmp, &o, &server);
+  if (::testing::Test::HasFatalFailure()) return;
   const std::string db = (tmp / "crawl.db").string();
   auto crawl = cronista::testing::run_cronista(
       {"crawl", "--mode", "general", "--from", "1939", "--to", "1945", "--seeds", o.out_dir + "/seeds-replicas.txt",
-       "--resolve-file", o.out_dir + "/resolve.txt", "--db", db, "--max-pages", "3000", "--delay-ms", "0"});
-  (*server)->stop();
+       "--resolve-file", o.out_dir + "/resolve.txt", "--db", db, "--max-pages", "3000", "--delay-ms", "0",
+       "--replicas", "off"});
+  server->stop();
   ASSERT_EQ(crawl.exit_code, 0) << crawl.err;
 
   const auto truth = nlohmann::json::parse(cronista::testing::read_file(tmp / "web" / "replicas.json"));
@@ -226,6 +241,86 @@ TEST(ReplicaEvalCommand, TheReplicaWebCrawledThroughResolveFileIsScored) {
   EXPECT_DOUBLE_EQ(e["pairwise"]["recall"].get<double>(), 1.0);
   EXPECT_EQ(e["unique_pages_left_out"], 0);
   EXPECT_GT(e["replica_requests"].get<int>(), 0);
+}
+
+// Detection during the crawl on the replica web: the decisions make up the
+// true clusters (a prefix copy under its prefix),
+// no hard negative is, no unique page is left out, and the replica hosts get
+// fewer requests than in the same crawl with --replicas off (how many fewer
+// depends on when the crawl reaches each copy: docs/replicas.md has the figures).
+TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesTheirRequests) {
+  TempDir tmp;
+  sampleweb::SampleWebOptions o;
+  std::unique_ptr<sampleweb::SampleWebServer> server;
+  serve_replica_web(tmp, &o, &server);
+  if (::testing::Test::HasFatalFailure()) return;
+  auto crawl = [&](const std::string& db, const std::string& replicas) {
+    return cronista::testing::run_cronista({"crawl", "--mode", "general", "--from", "1939", "--to", "1945", "--seeds",
+                                            o.out_dir + "/seeds-replicas.txt", "--resolve-file",
+                                            o.out_dir + "/resolve.txt", "--db", db, "--delay-ms", "10",
+                                            "--replicas", replicas, "--quiet"});
+  };
+  const std::string detect_db = (tmp / "detect.db").string(), off_db = (tmp / "off.db").string();
+  auto detect = crawl(detect_db, "detect");
+  auto off = crawl(off_db, "off");
+  server->stop();
+  ASSERT_EQ(detect.exit_code, 0) << detect.err;
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+
+  // Clusters as sets of hosts (which member the crawl made canonical
+  // depends on the backlinks seen when it decided), and the prefix copies.
+  const auto truth = nlohmann::json::parse(cronista::testing::read_file(tmp / "web" / "replicas.json"));
+  std::set<std::set<std::string>> expected;
+  std::set<std::string> expected_prefixes;  // "replica prefix"
+  for (const auto& c : truth["clusters"]) {
+    std::set<std::string> members{c["canonical"].get<std::string>()};
+    for (const auto& r : c["replicas"]) {
+      members.insert(r["host"].get<std::string>());
+      if (r.contains("prefix")) expected_prefixes.insert(r["host"].get<std::string>() + " " + r["prefix"].get<std::string>());
+    }
+    expected.insert(members);
+  }
+  std::vector<std::set<std::string>> groups;
+  std::set<std::string> prefixes;
+  {
+    auto d = store::Database::open(detect_db, /*read_only=*/true);
+    ASSERT_TRUE(d.ok());
+    auto st = d->prepare("SELECT replica, canonical, prefix FROM replica_decisions WHERE undone_at IS NULL");
+    ASSERT_TRUE(st.ok());
+    while (st->step()) {
+      const std::string replica = st->column_text(0), canonical = st->column_text(1);
+      if (!st->column_text(2).empty()) prefixes.insert(replica + " " + st->column_text(2));
+      std::set<std::string> merged{replica, canonical};
+      for (auto it = groups.begin(); it != groups.end();)
+        if (it->count(replica) || it->count(canonical)) {
+          merged.insert(it->begin(), it->end());
+          it = groups.erase(it);
+        } else {
+          ++it;
+        }
+      groups.push_back(merged);
+    }
+  }
+  std::string probes;  // shown when the clusters differ
+  {
+    auto d = store::Database::open(detect_db, /*read_only=*/true);
+    ASSERT_TRUE(d.ok());
+    auto st = d->prepare("SELECT url, status, agreed FROM replica_probes ORDER BY id");
+    ASSERT_TRUE(st.ok());
+    while (st->step()) probes += st->column_text(0) + " " + st->column_text(1) + " " + st->column_text(2) + "\n";
+  }
+  EXPECT_EQ(std::set<std::set<std::string>>(groups.begin(), groups.end()), expected) << probes;
+  EXPECT_EQ(prefixes, expected_prefixes);
+
+  auto r = cronista::testing::run_cronista({"eval-replicas", "--truth", o.out_dir + "/replicas.json", "--db",
+                                            detect_db, "--baseline-db", off_db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto e = nlohmann::json::parse(r.out);
+  EXPECT_EQ(e["unique_pages_left_out"], 0);
+  for (const auto& n : e["hard_negatives"]) EXPECT_FALSE(n["merged"].get<bool>()) << n.dump();
+  const int with = e["replica_requests"].get<int>(), without = e["baseline_replica_requests"].get<int>();
+  EXPECT_GT(without, 0);
+  EXPECT_LT(with, without);
 }
 
 }  // namespace

@@ -1,0 +1,298 @@
+// Replica detection during the crawl (`--replicas detect`, replica_watch.h):
+// named hosts on loopback (--resolve) where one serves the other's pages, a
+// decision verified by probes and stored with its evidence, a decision undone
+// by rewritten URLs missing on the canonical host, and decisions kept across
+// kill -9 and --resume.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <set>
+#include <thread>
+
+#include "crawler/crawl_support.h"
+
+namespace cronista::crawler {
+namespace {
+
+using testing::html;
+using testing::Site;
+using testing::TempDir;
+
+// Articles of a small archive, each its own text of more than fifty words.
+const std::vector<std::string> kArticles = {
+    "A 1 de setembro de 1939 as tropas alemãs atravessaram a fronteira da Polónia ao amanhecer. Varsóvia resistiu "
+    "durante semanas aos bombardeamentos, enquanto o governo polaco procurava refúgio na Roménia. Dois dias depois, "
+    "a Grã-Bretanha e a França declararam guerra à Alemanha, e os jornais de Lisboa dedicaram edições especiais ao "
+    "conflito que acabava de começar na Europa.",
+    "Em junho de 1940 chegaram a Lisboa milhares de refugiados vindos de França, à espera de um lugar nos navios "
+    "para a América. As pensões da Baixa encheram-se, os cafés do Rossio ouviam todas as línguas da Europa, e o "
+    "cônsul Aristides de Sousa Mendes assinou vistos em Bordéus contra as ordens expressas do governo de Salazar.",
+    "O volfrâmio das minas da Panasqueira tornou-se em 1942 uma das mercadorias mais disputadas do país. Compradores "
+    "ingleses e alemães subiam os preços de semana para semana, os camponeses da Beira largavam as lavouras para "
+    "escavar nas encostas, e o contrabando pela fronteira espanhola enriqueceu muita gente em poucos meses.",
+    "A batalha de Estalinegrado terminou a 2 de fevereiro de 1943 com a rendição do marechal Paulus e do que restava "
+    "do Sexto Exército. Os telegramas que chegavam às redações portuguesas falavam de noventa mil prisioneiros "
+    "marchando pela neve, e muitos leitores perceberam então que a sorte da guerra tinha mudado de lado.",
+    "Em outubro de 1943 o governo português autorizou os Aliados a usar bases nos Açores, invocando a velha aliança "
+    "com Inglaterra. Aviões e navios passaram a escalar na Terceira para proteger os comboios do Atlântico contra os "
+    "submarinos, e a neutralidade de Lisboa ganhou uma inclinação que a imprensa descrevia com muita cautela.",
+    "O desembarque na Normandia, a 6 de junho de 1944, ocupou as primeiras páginas de todos os diários. Os "
+    "correspondentes descreviam praias cobertas de barcaças e soldados, planadores caídos nos campos de macieiras, e "
+    "a longa espera das aldeias francesas que ouviam os canhões ao longe sem saber quando chegaria a libertação.",
+    "A 8 de maio de 1945 Lisboa encheu-se de gente que festejava o fim da guerra na Europa. Houve bandeiras inglesas "
+    "e americanas nas janelas da Avenida da Liberdade, cortejos improvisados de estudantes e operários, e a polícia "
+    "deixou passar manifestações que noutros dias teria dispersado sem hesitar diante da multidão.",
+    "As senhas de racionamento marcaram os anos de 1941 e 1942 em muitas cidades portuguesas. Faltava o açúcar, o "
+    "bacalhau e o azeite, as filas começavam de madrugada à porta das mercearias, e nas aldeias voltou-se a cozer pão "
+    "de milho em casa, como as avós faziam antes de haver padarias na vila mais próxima.",
+};
+
+std::string article_path(std::size_t i) { return "/artigos/a" + std::to_string(i) + ".html"; }
+
+// The archive: an index linking every article; each article links back.
+void archive(Site& site) {
+  std::string index = "<h1>Arquivo</h1><ul>";
+  for (std::size_t i = 0; i < kArticles.size(); ++i) {
+    index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+    site.page(article_path(i), html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"));
+  }
+  site.page("/", html(index + "</ul>"));
+}
+
+std::string authority(const std::string& name, Site& site) { return name + ":" + std::to_string(site.server().port()); }
+
+// Requests the server saw for one named host (from the `from`-th on),
+// robots.txt left out.
+std::multiset<std::string> requests_to(Site& site, const std::string& host, std::size_t from = 0) {
+  std::multiset<std::string> out;
+  const auto log = site.server().log();
+  for (std::size_t i = from; i < log.size(); ++i)
+    if (log[i].host == host && log[i].path != "/robots.txt") out.insert(log[i].path);
+  return out;
+}
+
+CrawlOptions options_for(const TempDir& tmp, Site& site, const std::string& address,
+                         const std::vector<std::string>& names) {
+  std::vector<std::string> seeds;
+  std::vector<std::string> resolve;
+  for (const std::string& n : names) {
+    seeds.push_back("http://" + authority(n, site) + "/");
+    resolve.push_back(authority(n, site) + ":" + address);
+  }
+  auto o = testing::test_options(tmp, seeds);
+  o.resolve = resolve;
+  return o;
+}
+
+void crawl_ok(const CrawlOptions& o) {
+  auto r = run_crawl(o, nullptr);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+}
+
+// One server answering to two names (the www. alias of an archive): the
+// pair is verified by probes, decided, and the replica gets no pages beyond
+// the probes and what it served before the decision; every article is
+// downloaded once, from the canonical host.
+TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
+  Site site("127.0.0.3");
+  archive(site);
+  site.start();
+  TempDir tmp;
+  const std::string a = authority("arquivo.exemplo.pt", site), w = authority("www.arquivo.exemplo.pt", site);
+  auto o = options_for(tmp, site, "127.0.0.3", {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
+  crawl_ok(o);
+
+  const auto decisions =
+      testing::rows(o.db, "SELECT replica, canonical, probes_agreed > 0, undone_at FROM replica_decisions");
+  ASSERT_EQ(decisions.size(), 1u);
+  const std::string replica = decisions[0].substr(0, decisions[0].find('|'));
+  const std::string canonical = replica == a ? w : a;
+  EXPECT_EQ(decisions[0], replica + "|" + canonical + "|1|NULL");
+  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"name_alias\":1"),
+            std::string::npos);
+  // Verified: paths both names served, or probes asked of the replica, agreed.
+  EXPECT_NE(testing::scalar(o.db, "SELECT evidence FROM replica_decisions").find("\"probes\":{\"agreed\":"),
+            std::string::npos);
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_probes WHERE url NOT LIKE 'http://" + replica + "/%'"),
+            0);
+
+  // Every article from the canonical host; the replica far fewer.
+  const auto on_canonical = requests_to(site, canonical);
+  for (std::size_t i = 0; i < kArticles.size(); ++i)
+    EXPECT_EQ(on_canonical.count(article_path(i)), 1u) << article_path(i);
+  const std::size_t on_replica = requests_to(site, replica).size();
+  EXPECT_LT(on_replica, kArticles.size());
+
+  // Without detection the alias is crawled whole.
+  TempDir off_tmp;
+  const std::size_t before = site.server().log().size();
+  auto off = options_for(off_tmp, site, "127.0.0.3", {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
+  off.replicas_detect = false;
+  crawl_ok(off);
+  EXPECT_EQ(requests_to(site, replica, before).size(), kArticles.size() + 1);
+  EXPECT_EQ(testing::count(off.db, "SELECT count(*) FROM replica_decisions"), 0);
+}
+
+// Two hosts with the same articles but different names and one address
+// each are candidates only by their texts; a site sharing only /sobre.html
+// texts with another is not a replica of it.
+TEST(ReplicaCrawl, SitesSharingOnlyAPathAreNotDecidedReplicas) {
+  Site site("127.0.0.5");
+  site.http().Get("/.*", [&](const httplib::Request& req, httplib::Response& res) {
+    const bool first = req.get_header_value("Host").starts_with("jornal-do-norte.");
+    const std::size_t offset = first ? 0 : kArticles.size() / 2;
+    if (req.path == "/") {
+      std::string index = "<ul>";
+      for (std::size_t i = 0; i < kArticles.size() / 2; ++i)
+        index += "<li><a href=\"" + article_path(i) + "\">artigo</a></li>";
+      res.set_content(html(index + "</ul><a href=\"/sobre.html\">sobre</a>"), "text/html; charset=utf-8");
+    } else if (req.path == "/sobre.html") {
+      res.set_content(html(std::string("<p>") + (first ? "O Jornal do Norte" : "A Gazeta do Sul") +
+                           " é um jornal diário fundado há muitos anos e escrito por uma redação pequena.</p>"),
+                      "text/html; charset=utf-8");
+    } else {
+      for (std::size_t i = 0; i < kArticles.size() / 2; ++i)
+        if (req.path == article_path(i)) {
+          res.set_content(html("<article><p>" + kArticles[i + offset] + "</p></article>"), "text/html; charset=utf-8");
+          return;
+        }
+      res.status = 404;
+    }
+  });
+  site.start();
+  TempDir tmp;
+  auto o = options_for(tmp, site, "127.0.0.5", {"jornal-do-norte.pt", "gazeta-do-sul.pt"});
+  crawl_ok(o);
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_decisions"), 0);
+  EXPECT_EQ(requests_to(site, authority("gazeta-do-sul.pt", site)).count(article_path(0)), 1u);
+  EXPECT_EQ(requests_to(site, authority("jornal-do-norte.pt", site)).count(article_path(0)), 1u);
+}
+
+// The www. alias serves the archive and, besides, pages the bare name
+// lacks, linked from a third site once the decision stands: their
+// rewritten URLs are missing on the canonical host, which contradicts the
+// decision, and it is undone (stored with the reason).
+TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
+  Site site("127.0.0.4");
+  archive(site);
+  // Pages only the www. name serves.
+  site.http().Get("/so-no-www/.*", [](const httplib::Request& req, httplib::Response& res) {
+    if (!req.get_header_value("Host").starts_with("www.")) {
+      res.status = 404;
+      res.set_content(html("<p>Não encontrado</p>"), "text/html; charset=utf-8");
+      return;
+    }
+    res.set_content(html("<p>Página própria do endereço www, " + req.path + ", escrita em 1944.</p>"),
+                    "text/html; charset=utf-8");
+  });
+  // The third site: a chain of pages each linking the bare name (the most
+  // backlinks: it is the canonical host), the last one linking the
+  // www.-only pages. The archive's own index answers "/" for the other names.
+  site.http().Get("/(p[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
+    const std::string host = req.get_header_value("Host");
+    if (!host.starts_with("leitor.")) {
+      std::string index = "<h1>Arquivo</h1><ul>";
+      for (std::size_t i = 0; i < kArticles.size(); ++i)
+        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      return;
+    }
+    const std::string port = host.substr(host.find(':'));
+    const std::string bare = "http://arquivo.exemplo.pt" + port, www = "http://www.arquivo.exemplo.pt" + port;
+    const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
+    std::string body =
+        "<p>Leitura número " + std::to_string(n) + " do arquivo: <a href=\"" + bare + "/\">arquivo</a></p>";
+    if (n < 12) body += "<a href=\"/p" + std::to_string(n + 1) + "\">seguinte</a>";
+    if (n == 12)
+      for (int k = 0; k < 4; ++k) body += "<a href=\"" + www + "/so-no-www/" + std::to_string(k) + "\">própria</a>";
+    res.set_content(html(body), "text/html; charset=utf-8");
+  });
+  site.start();
+  const std::string port = std::to_string(site.server().port());
+  TempDir tmp;
+  auto o = options_for(tmp, site, "127.0.0.4", {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt", "leitor.exemplo.pt"});
+  o.delay_ms = 60;  // the reader's chain takes long enough for a decision to stand before its end
+  crawl_ok(o);
+  const auto decisions =
+      testing::rows(o.db, "SELECT replica, canonical, undone_at IS NOT NULL, undo_reason FROM replica_decisions");
+  ASSERT_EQ(decisions.size(), 1u);
+  EXPECT_EQ(decisions[0].substr(0, decisions[0].find('|')), "www.arquivo.exemplo.pt:" + port);
+  EXPECT_NE(decisions[0].find("|1|"), std::string::npos) << decisions[0];
+  EXPECT_NE(decisions[0].find("missing on arquivo.exemplo.pt:" + port), std::string::npos) << decisions[0];
+  // The misses were real requests answered 404 by the canonical host.
+  const auto on_canonical = requests_to(site, "arquivo.exemplo.pt:" + port);
+  std::size_t misses = 0;
+  for (int k = 0; k < 4; ++k) misses += on_canonical.count("/so-no-www/" + std::to_string(k));
+  EXPECT_GE(misses, 2u);
+}
+
+// kill -9 once a decision is committed, then --resume: the decision stands
+// (the same row, not undone) and the replica host gets no request in the
+// resumed run, while the crawl of the other hosts goes on to the end.
+TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
+  Site site("127.0.0.6");
+  archive(site);
+  // Articles under any query (a reader's links carry one).
+  site.http().Get("/artigos/a([0-9]+)\\.html", [](const httplib::Request& req, httplib::Response& res) {
+    const std::size_t i = std::stoul(req.matches[1]);
+    if (i >= kArticles.size()) {
+      res.status = 404;
+      return;
+    }
+    res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"),
+                    "text/html; charset=utf-8");
+  });
+  // A larger third site, so that the crawl is still running at the kill;
+  // each of its pages links an article under both names of the archive, so
+  // that the resumed run finds new URLs of the replica to move.
+  site.http().Get("/longo/([0-9]+)", [](const httplib::Request& req, httplib::Response& res) {
+    const int n = std::stoi(req.matches[1]);
+    const std::string host = req.get_header_value("Host"), port = host.substr(host.find(':'));
+    const std::string article = "/artigos/a" + std::to_string(n % 8) + ".html?leitura=" + std::to_string(n);
+    std::string body = "<p>Crónica número " + std::to_string(n) +
+                       " sobre o ano de 1944: <a href=\"http://arquivo.exemplo.pt" + port + article +
+                       "\">artigo</a> <a href=\"http://www.arquivo.exemplo.pt" + port + article + "\">artigo</a></p>";
+    if (n < 150) body += "<a href=\"/longo/" + std::to_string(n + 1) + "\">seguinte</a>";
+    res.set_content(html(body), "text/html; charset=utf-8");
+  });
+  site.start();
+  TempDir tmp;
+  const std::string port = std::to_string(site.server().port());
+  const std::string db = (tmp / "c.db").string();
+  std::vector<std::string> args = {"crawl",   "--from", "1939", "--to",       "1945", "--mode",
+                                   "general", "--db",   db,     "--delay-ms", "30",   "--quiet"};
+  for (const std::string name : {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt", "cronicas.exemplo.pt"}) {
+    args.push_back("--resolve");
+    args.push_back(name + ":" + port + ":127.0.0.6");
+  }
+  args.push_back("http://arquivo.exemplo.pt:" + port + "/");
+  args.push_back("http://www.arquivo.exemplo.pt:" + port + "/");
+  args.push_back("http://cronicas.exemplo.pt:" + port + "/longo/0");
+  testing::Child first = testing::spawn_cronista(args, (tmp / "err1").string());
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  // Until the database exists and holds a decision.
+  auto decided_yet = [&] {
+    const auto r = testing::rows(db, "SELECT count(*) FROM replica_decisions");
+    return r.size() == 1 && r[0] != "0" && !r[0].starts_with("ERROR");
+  };
+  while (!decided_yet() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ::kill(first.pid, SIGKILL);
+  EXPECT_EQ(first.wait(), 128 + SIGKILL);
+  const auto decided = testing::rows(db, "SELECT replica, canonical, decided_at, undone_at FROM replica_decisions");
+  ASSERT_EQ(decided.size(), 1u);
+  ASSERT_LT(testing::count(db, "SELECT count(*) FROM history WHERE url LIKE '%/longo/%'"), 150)
+      << "the crawl finished before the kill; make the site larger";
+  const std::string replica = decided[0].substr(0, decided[0].find('|'));
+
+  const std::size_t before = site.server().log().size();
+  args.push_back("--resume");
+  auto r = testing::run_cronista(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::rows(db, "SELECT replica, canonical, decided_at, undone_at FROM replica_decisions"), decided);
+  EXPECT_TRUE(requests_to(site, replica, before).empty());
+  EXPECT_EQ(testing::count(db, "SELECT count(*) FROM history WHERE url LIKE '%/longo/%'"), 151);
+}
+
+}  // namespace
+}  // namespace cronista::crawler
