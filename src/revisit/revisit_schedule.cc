@@ -175,9 +175,12 @@ void RevisitSchedule::resolve() {
     for (PageId i = 0; i < pages_.size(); ++i)
       if (std::isfinite(caps[pages_[i].host])) caps[pages_[i].host] = std::max(0.0, caps[pages_[i].host] - discovery[i]);
   }
-  // Freshness with the rest.
+  // Freshness with the rest: what discovery did not spend (its hubs' hosts
+  // capped) goes to freshness, so the budget is spent whole.
+  double discovery_spent = 0;
+  for (double f : discovery) discovery_spent += f;
   for (PageId i = 0; i < pages_.size(); ++i) items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host};
-  const double fresh_budget = budget - discovery_budget;
+  const double fresh_budget = std::max(0.0, budget - discovery_spent);
   Allocation fresh;
   switch (options_.policy) {
     case RevisitPolicy::kOptimal: fresh = optimal_allocation(items, caps, fresh_budget); break;
