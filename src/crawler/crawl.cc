@@ -170,7 +170,14 @@ class Crawl {
   std::unique_ptr<PageRecord> page_record(const FrontierEntry& e, const FetchResponse& r);
   void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
   // The global request budget (--fetch-rate): whether a request may start now.
+  // --fetch-rate as a token bucket: a token per 1/R seconds, at most one
+  // second's worth saved, so that an idle spell is not made up later by a
+  // burst above the rate.
+  double rate_tokens(Clock::time_point now) const;
   bool rate_allows(Clock::time_point now) const;
+  void spend_rate_token(Clock::time_point now);
+  double rate_tokens_ = 1;
+  Clock::time_point rate_at_{};
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -253,6 +260,7 @@ class Crawl {
   // change rate of a page without a history of its own (prior_rate()).
   double pooled_changes_ = 0, pooled_seconds_ = 0;
   double resolved_budget_ = 0;  // the revisit budget it shared out
+  bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
   std::int64_t visits_since_resolve_ = 0;
 };
@@ -763,6 +771,7 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
     schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
     in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due)};
     ++fetches_;
+    spend_rate_token(now);
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
     return true;
@@ -949,7 +958,12 @@ void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJo
 void Crawl::maybe_resolve(double wall, bool force) {
   if (!schedule_ || schedule_->size() == 0) return;
   const bool grown = schedule_->size() >= resolved_size_ + resolved_size_ / 2 + 1;
-  if (!force && !grown && wall - last_resolve_check_ < std::max(kResolveEveryS, 20 * resolve_cost_s_)) return;
+  // New URLs ran dry (or came back): the budget they held moves at once,
+  // not as the trailing window forgets them.
+  const bool dry = frontier_->empty();
+  const bool dried = dry != resolved_dry_;
+  const double every = dried ? 20 * resolve_cost_s_ : std::max(kResolveEveryS, 20 * resolve_cost_s_);
+  if (!force && !grown && wall - last_resolve_check_ < every) return;
   last_resolve_check_ = wall;
   std::vector<std::uint8_t> has_copy(hosts_.size(), 0);
   for (const Copy& c : copies_)
@@ -963,10 +977,11 @@ void Crawl::maybe_resolve(double wall, bool force) {
   schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
-  schedule_->set_new_url_rate(static_cast<double>(new_fetch_times_.size()) / window);
+  // Nothing queued: no new URL waits for the budget, whatever the recent rate.
+  schedule_->set_new_url_rate(dry ? 0.0 : static_cast<double>(new_fetch_times_.size()) / window);
   const double budget = schedule_->revisit_budget();
   const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
-  if (!force && !grown && visits_since_resolve_ == 0 && !moved) return;
+  if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
   const double prior = prior_rate();
   for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
@@ -974,6 +989,7 @@ void Crawl::maybe_resolve(double wall, bool force) {
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
   resolved_budget_ = budget;
+  resolved_dry_ = dry;
   visits_since_resolve_ = 0;
 }
 
@@ -1041,10 +1057,17 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
 }
 
-bool Crawl::rate_allows(Clock::time_point now) const {
-  if (o_.fetch_rate <= 0) return true;
-  const double elapsed = std::chrono::duration<double>(now - started_).count();
-  return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
+double Crawl::rate_tokens(Clock::time_point now) const {
+  const double elapsed = std::max(0.0, std::chrono::duration<double>(now - rate_at_).count());
+  return std::min(std::max(1.0, o_.fetch_rate), rate_tokens_ + o_.fetch_rate * elapsed);
+}
+
+bool Crawl::rate_allows(Clock::time_point now) const { return o_.fetch_rate <= 0 || rate_tokens(now) >= 1; }
+
+void Crawl::spend_rate_token(Clock::time_point now) {
+  if (o_.fetch_rate <= 0) return;
+  rate_tokens_ = rate_tokens(now) - 1;
+  rate_at_ = now;
 }
 
 void Crawl::dispatch() {
@@ -1083,6 +1106,7 @@ void Crawl::dispatch() {
     in_flight_[token] = InFlight{false, host, std::move(*e)};
     ++page_transfers_;
     ++fetches_;
+    spend_rate_token(now);
     if (schedule_) new_fetch_times_.push_back(wall_seconds());
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
@@ -1132,7 +1156,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     return s;
   }
   if (o_.on_started) o_.on_started();
-  started_ = last_progress_ = Clock::now();
+  started_ = last_progress_ = rate_at_ = Clock::now();
   started_wall_ = wall_seconds();
   maybe_resolve(started_wall_, true);
   std::string end_reason;
@@ -1179,8 +1203,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     if (o_.fetch_rate > 0 && !rate_allows(Clock::now())) {
       // The next request slot of the budget.
-      const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
-      next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
+      const double slot_s = (1 - rate_tokens_) / o_.fetch_rate;
+      next = std::min(next, rate_at_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
     }
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
