@@ -620,7 +620,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     int penalty = link.penalty;
     if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
     if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
-                       first, job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255))) ==
+                       first, job_id, &job.ops, static_cast<std::uint8_t>(std::min<int>(penalty, kMaxLinkPenalty))) ==
         Frontier::Added::Queued)
       ++fresh;
     ++kept;
@@ -841,11 +841,12 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   std::int64_t kept = 0, fresh = 0;
   for (const FoundLink& link : r.links) {
     if (!admit(link.url, link.hub)) continue;
-    // A link seen on an earlier visit is no new backlink; a URL never seen is.
+    // A link seen on an earlier visit is no new backlink; a URL never seen
+    // is, and the page announces it: it goes to the head of the queue.
     const bool unseen = frontier_->state(link.url.str()) == UrlState::None;
     const std::uint32_t host = host_for(link.url, job);
     if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
-                       link.counts && unseen, job_id, &job.ops, link.penalty) == Frontier::Added::Queued)
+                       link.counts && unseen, job_id, &job.ops, link.penalty, unseen) == Frontier::Added::Queued)
       ++fresh;
     ++kept;
   }
@@ -906,8 +907,9 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     if (!admit(*target, index)) continue;
     const bool unseen = frontier_->state(target->str()) == UrlState::None;
     const std::uint32_t host = host_for(*target, job);
+    // On a revisit, a URL the feed lists for the first time is announced.
     if (frontier_->add(target->str(), host, static_cast<std::uint16_t>(std::min<int>(e.depth + 1, 65535)), 0, unseen,
-                       job_id, &job.ops) == Frontier::Added::Queued)
+                       job_id, &job.ops, 0, unseen && revisit_page >= 0) == Frontier::Added::Queued)
       ++fresh;
     ++kept;
   }
