@@ -170,14 +170,7 @@ class Crawl {
   std::unique_ptr<PageRecord> page_record(const FrontierEntry& e, const FetchResponse& r);
   void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
   // The global request budget (--fetch-rate): whether a request may start now.
-  // --fetch-rate as a token bucket: a token per 1/R seconds, at most one
-  // second's worth saved, so that an idle spell is not made up later by a
-  // burst above the rate.
-  double rate_tokens(Clock::time_point now) const;
   bool rate_allows(Clock::time_point now) const;
-  void spend_rate_token(Clock::time_point now);
-  double rate_tokens_ = 1;
-  Clock::time_point rate_at_{};
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -771,7 +764,6 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
     schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
     in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due)};
     ++fetches_;
-    spend_rate_token(now);
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
     return true;
@@ -970,17 +962,23 @@ void Crawl::maybe_resolve(double wall, bool force) {
   std::vector<std::uint8_t> has_copy(hosts_.size(), 0);
   for (const Copy& c : copies_)
     if (c.host < has_copy.size()) has_copy[c.host] = 1;
-  double caps = 0;
+  // caps: what the hosts of the collection allow; queued_caps: the fastest
+  // the queued new URLs can be fetched (their hosts' caps).
+  double caps = 0, queued_caps = 0;
   for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
     const double gap = std::max(1.0, static_cast<double>(hosts_.gap(h).count())) / 1000.0;
     schedule_->set_host_gap(h, gap);
     if (has_copy[h]) caps += 1 / gap;
+    if (frontier_->has_queued(h)) queued_caps += 1 / gap;
   }
   schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
-  // Nothing queued: no new URL waits for the budget, whatever the recent rate.
-  schedule_->set_new_url_rate(dry ? 0.0 : static_cast<double>(new_fetch_times_.size()) / window);
+  // New URLs hold what they were fetched at over the last minute, but no
+  // more than their hosts allow now: when only a slow host has URLs left
+  // (or none does), the rest goes to revisits at once.
+  schedule_->set_new_url_rate(std::min(queued_caps, static_cast<double>(new_fetch_times_.size()) / window));
+  schedule_->set_new_url_capacity(queued_caps);
   const double budget = schedule_->revisit_budget();
   const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
   if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
@@ -1059,18 +1057,12 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
 }
 
-double Crawl::rate_tokens(Clock::time_point now) const {
-  const double elapsed = std::max(0.0, std::chrono::duration<double>(now - rate_at_).count());
-  return std::min(std::max(1.0, o_.fetch_rate), rate_tokens_ + o_.fetch_rate * elapsed);
+bool Crawl::rate_allows(Clock::time_point now) const {
+  if (o_.fetch_rate <= 0) return true;
+  const double elapsed = std::chrono::duration<double>(now - started_).count();
+  return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
 }
 
-bool Crawl::rate_allows(Clock::time_point now) const { return o_.fetch_rate <= 0 || rate_tokens(now) >= 1; }
-
-void Crawl::spend_rate_token(Clock::time_point now) {
-  if (o_.fetch_rate <= 0) return;
-  rate_tokens_ = rate_tokens(now) - 1;
-  rate_at_ = now;
-}
 
 void Crawl::dispatch() {
   const auto now = Clock::now();
@@ -1108,7 +1100,6 @@ void Crawl::dispatch() {
     in_flight_[token] = InFlight{false, host, std::move(*e)};
     ++page_transfers_;
     ++fetches_;
-    spend_rate_token(now);
     if (schedule_) new_fetch_times_.push_back(wall_seconds());
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
@@ -1158,7 +1149,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     return s;
   }
   if (o_.on_started) o_.on_started();
-  started_ = last_progress_ = rate_at_ = Clock::now();
+  started_ = last_progress_ = Clock::now();
   started_wall_ = wall_seconds();
   maybe_resolve(started_wall_, true);
   std::string end_reason;
@@ -1205,8 +1196,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     if (o_.fetch_rate > 0 && !rate_allows(Clock::now())) {
       // The next request slot of the budget.
-      const double slot_s = (1 - rate_tokens_) / o_.fetch_rate;
-      next = std::min(next, rate_at_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
+      const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
+      next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
     }
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);

@@ -64,6 +64,12 @@ Frontier::HostWork& Frontier::work(std::uint32_t host) {
   return work_[host];
 }
 
+bool Frontier::has_queued(std::uint32_t host) const {
+  if (host >= work_.size()) return false;
+  const HostWork& w = work_[host];
+  return !w.window.empty() || !w.pending.empty() || w.spilled > 0;
+}
+
 std::size_t Frontier::window_limit() const {
   const std::size_t hosts = std::max<std::size_t>(1, work_.size());
   return std::clamp<std::size_t>(options_.window_budget / hosts, 4, std::max<std::size_t>(4, options_.window_per_host));

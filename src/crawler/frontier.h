@@ -200,6 +200,8 @@ class Frontier {
   std::size_t seen() const { return seen_.size(); }
   std::size_t in_memory() const { return window_entries_ + pending_entries_; }
   bool empty() const { return queued_ == 0; }
+  // Whether the host has URLs queued (in memory or in the database).
+  bool has_queued(std::uint32_t host) const;
   std::uint32_t backlinks(std::string_view url);
   UrlState state(std::string_view url);
 

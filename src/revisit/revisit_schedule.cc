@@ -149,7 +149,8 @@ double RevisitSchedule::estimated_rate(PageId id) const {
 
 double RevisitSchedule::revisit_budget() const {
   if (pages_.empty()) return 0;
-  const double rest = options_.budget - std::max(0.0, new_url_rate_);
+  const double reserve = std::min(options_.min_new_share * options_.budget, std::max(0.0, new_url_capacity_));
+  const double rest = std::min(options_.budget - std::max(0.0, new_url_rate_), options_.budget - reserve);
   return std::max(rest, options_.min_revisit_share * options_.budget);
 }
 

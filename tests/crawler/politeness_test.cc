@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -115,49 +114,6 @@ TEST(Politeness, ServerSideGapsNeverFallBelowTheDelayUnderLoad) {
     for (std::size_t i = 1; i < log.size(); ++i)
       EXPECT_GE(log[i].at - log[i - 1].at, milliseconds(o.delay_ms))
           << site->origin() << ": " << log[i - 1].path << " → " << log[i].path;
-  }
-}
-
-// --fetch-rate R over a crawl that waited idle on a slow page: the budget it
-// did not use then is not spent later in a burst. At most a second of it is
-// saved, so no second of the server's clock sees more than 2R requests
-// (plus one for a request that left at the edge of a second).
-TEST(Politeness, AnIdleSpellIsNotMadeUpByABurstAboveTheFetchRate) {
-  constexpr int kRate = 4, kPages = 16;
-  Site site("127.0.0.6");
-  std::mutex mu;
-  std::vector<std::chrono::steady_clock::time_point> arrivals;
-  auto arrived = [&] {
-    std::lock_guard lk(mu);
-    arrivals.push_back(std::chrono::steady_clock::now());
-  };
-  std::string links;
-  for (int i = 0; i < kPages; ++i) links += "<a href=\"/nota" + std::to_string(i) + "\">Nota " + std::to_string(i) + "</a> ";
-  site.http().Get("/", [&](const httplib::Request&, httplib::Response& res) {
-    arrived();
-    res.set_content(html("<p>Arquivo do jornal.</p><a href=\"/lento\">Arquivo antigo</a>"), "text/html; charset=utf-8");
-  });
-  site.http().Get("/lento", [&](const httplib::Request&, httplib::Response& res) {
-    arrived();
-    std::this_thread::sleep_for(std::chrono::seconds(3));  // the crawl has nothing else to fetch meanwhile
-    res.set_content(html("<p>Notas do arquivo antigo.</p>" + links), "text/html; charset=utf-8");
-  });
-  site.http().Get(R"(/nota\d+)", [&](const httplib::Request&, httplib::Response& res) {
-    arrived();
-    res.set_content(html("<p>Uma nota curta do arquivo.</p>"), "text/html; charset=utf-8");
-  });
-  site.start();
-  TempDir tmp;
-  auto o = test_options(tmp, {site.url("/")});
-  o.fetch_rate = kRate;
-  auto sum = run_crawl(o, nullptr);
-  ASSERT_TRUE(sum.ok()) << sum.status().message();
-  std::lock_guard lk(mu);
-  ASSERT_EQ(arrivals.size(), static_cast<std::size_t>(kPages + 2));
-  for (std::size_t i = 0; i < arrivals.size(); ++i) {
-    std::size_t in_second = 0;
-    for (std::size_t j = i; j < arrivals.size() && arrivals[j] - arrivals[i] < std::chrono::seconds(1); ++j) ++in_second;
-    EXPECT_LE(in_second, static_cast<std::size_t>(2 * kRate + 1)) << "from request " << i;
   }
 }
 

@@ -73,6 +73,22 @@ TEST(RevisitSchedule, NewUrlsTakeTheBudgetButRevisitsKeepTheirMinimumShare) {
   EXPECT_DOUBLE_EQ(s.revisit_budget(), 0.8);
 }
 
+TEST(RevisitSchedule, QueuedNewUrlsKeepTheirShareWithinWhatTheirHostsAllow) {
+  RevisitSchedule s(options(10.0));
+  s.add_page(0, 1, 1.0 / 60, 0);
+  // New URLs got no slot lately (revisits took them), but some are queued
+  // on hosts that allow 5 fetches/s: a fifth of the budget stays theirs.
+  s.set_new_url_rate(0.0);
+  s.set_new_url_capacity(5.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 8.0);
+  // Queued only on a host allowing one fetch a second: revisits take the rest.
+  s.set_new_url_capacity(1.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 9.0);
+  // Nothing queued: everything to revisits.
+  s.set_new_url_capacity(0.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 10.0);
+}
+
 TEST(RevisitSchedule, AHubThatAnnouncesNewPagesIsRevisitedThoughItsTextNeverChanges) {
   RevisitSchedule s(options(0.2));
   std::mt19937_64 rng(2);
