@@ -268,6 +268,7 @@ class Crawl {
   // change rate of a page without a history of its own (prior_rate()).
   double pooled_changes_ = 0, pooled_seconds_ = 0;
   double resolved_budget_ = 0;  // the revisit budget it shared out
+  bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
   std::int64_t visits_since_resolve_ = 0;
 
@@ -656,7 +657,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     int penalty = link.penalty;
     if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
     if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
-                       first, job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255))) ==
+                       first, job_id, &job.ops, static_cast<std::uint8_t>(std::min<int>(penalty, kMaxLinkPenalty))) ==
         Frontier::Added::Queued)
       ++fresh;
     ++kept;
@@ -988,11 +989,12 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   std::int64_t kept = 0, fresh = 0;
   for (const FoundLink& link : r.links) {
     if (!admit(link.url, link.hub)) continue;
-    // A link seen on an earlier visit is no new backlink; a URL never seen is.
+    // A link seen on an earlier visit is no new backlink; a URL never seen
+    // is, and the page announces it: it goes to the head of the queue.
     const bool unseen = frontier_->state(link.url.str()) == UrlState::None;
     const std::uint32_t host = host_for(link.url, job);
     if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
-                       link.counts && unseen, job_id, &job.ops, link.penalty) == Frontier::Added::Queued)
+                       link.counts && unseen, job_id, &job.ops, link.penalty, unseen) == Frontier::Added::Queued)
       ++fresh;
     ++kept;
   }
@@ -1053,8 +1055,9 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     if (!admit(*target, index)) continue;
     const bool unseen = frontier_->state(target->str()) == UrlState::None;
     const std::uint32_t host = host_for(*target, job);
+    // On a revisit, a URL the feed lists for the first time is announced.
     if (frontier_->add(target->str(), host, static_cast<std::uint16_t>(std::min<int>(e.depth + 1, 65535)), 0, unseen,
-                       job_id, &job.ops) == Frontier::Added::Queued)
+                       job_id, &job.ops, 0, unseen && revisit_page >= 0) == Frontier::Added::Queued)
       ++fresh;
     ++kept;
   }
@@ -1105,24 +1108,36 @@ void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJo
 void Crawl::maybe_resolve(double wall, bool force) {
   if (!schedule_ || schedule_->size() == 0) return;
   const bool grown = schedule_->size() >= resolved_size_ + resolved_size_ / 2 + 1;
-  if (!force && !grown && wall - last_resolve_check_ < std::max(kResolveEveryS, 20 * resolve_cost_s_)) return;
+  // New URLs ran dry (or came back): the budget they held moves at once,
+  // not as the trailing window forgets them.
+  const bool dry = frontier_->empty();
+  const bool dried = dry != resolved_dry_;
+  const double every = dried ? 20 * resolve_cost_s_ : std::max(kResolveEveryS, 20 * resolve_cost_s_);
+  if (!force && !grown && wall - last_resolve_check_ < every) return;
   last_resolve_check_ = wall;
   std::vector<std::uint8_t> has_copy(hosts_.size(), 0);
   for (const Copy& c : copies_)
     if (c.host < has_copy.size()) has_copy[c.host] = 1;
-  double caps = 0;
+  // caps: what the hosts of the collection allow; queued_caps: the fastest
+  // the queued new URLs can be fetched (their hosts' caps).
+  double caps = 0, queued_caps = 0;
   for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
     const double gap = std::max(1.0, static_cast<double>(hosts_.gap(h).count())) / 1000.0;
     schedule_->set_host_gap(h, gap);
     if (has_copy[h]) caps += 1 / gap;
+    if (frontier_->has_queued(h)) queued_caps += 1 / gap;
   }
   schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
-  schedule_->set_new_url_rate(static_cast<double>(new_fetch_times_.size()) / window);
+  // New URLs hold what they were fetched at over the last minute, but no
+  // more than their hosts allow now: when only a slow host has URLs left
+  // (or none does), the rest goes to revisits at once.
+  schedule_->set_new_url_rate(std::min(queued_caps, static_cast<double>(new_fetch_times_.size()) / window));
+  schedule_->set_new_url_capacity(queued_caps);
   const double budget = schedule_->revisit_budget();
   const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
-  if (!force && !grown && visits_since_resolve_ == 0 && !moved) return;
+  if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
   const double prior = prior_rate();
   for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
@@ -1130,6 +1145,7 @@ void Crawl::maybe_resolve(double wall, bool force) {
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
   resolved_budget_ = budget;
+  resolved_dry_ = dry;
   visits_since_resolve_ = 0;
 }
 
@@ -1202,6 +1218,7 @@ bool Crawl::rate_allows(Clock::time_point now) const {
   const double elapsed = std::chrono::duration<double>(now - started_).count();
   return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
 }
+
 
 void Crawl::dispatch() {
   const auto now = Clock::now();

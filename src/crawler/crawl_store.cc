@@ -363,7 +363,8 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   }
   {
     // A queued URL's link penalty is what its frontier priority holds
-    // beyond the backlink priority it was written with.
+    // beyond the backlink priority it was written with; a priority below 0
+    // is an announced URL's.
     auto st = db_.prepare(
         "SELECT u.url, u.host_id, u.seq, u.depth, u.state, f.priority, u.backlinks FROM urls u "
         "LEFT JOIN frontier f ON f.url_id = u.id");
@@ -378,7 +379,9 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
       if (!st->column_is_null(5)) {
         const std::int64_t extra = st->column_int(5) -
                                    priority_for_backlinks(static_cast<std::uint32_t>(st->column_int(6)));
-        u.penalty = static_cast<std::uint8_t>(std::clamp<std::int64_t>(extra, 0, 255));
+        u.penalty = st->column_int(5) < 0
+                        ? kAnnouncedPenalty
+                        : static_cast<std::uint8_t>(std::clamp<std::int64_t>(extra, 0, kMaxLinkPenalty));
       }
       if (auto it = backlinks.find(u.key); it != backlinks.end()) u.backlinks = it->second;
       on_url(u);

@@ -64,6 +64,12 @@ Frontier::HostWork& Frontier::work(std::uint32_t host) {
   return work_[host];
 }
 
+bool Frontier::has_queued(std::uint32_t host) const {
+  if (host >= work_.size()) return false;
+  const HostWork& w = work_[host];
+  return !w.window.empty() || !w.pending.empty() || w.spilled > 0;
+}
+
 std::size_t Frontier::window_limit() const {
   const std::size_t hosts = std::max<std::size_t>(1, work_.size());
   return std::clamp<std::size_t>(options_.window_budget / hosts, 4, std::max<std::size_t>(4, options_.window_per_host));
@@ -142,7 +148,8 @@ void Frontier::touch(std::uint32_t host) {
 
 Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
                               bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops,
-                              std::uint8_t penalty) {
+                              std::uint8_t penalty, bool announced) {
+  penalty = announced ? kAnnouncedPenalty : std::min(penalty, kMaxLinkPenalty);
   const std::uint64_t key = url_key(url);
   SeenSet::Slot* slot = seen_.find(key);
   if (slot == nullptr) {
@@ -183,11 +190,12 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     touch(host);
     return Added::Queued;
   }
-  if (!count_backlink && penalty >= slot->penalty) return Added::Known;
   const int old_priority = priority_for(slot->backlinks, slot->penalty);
+  if (!count_backlink && priority_for(slot->backlinks, penalty) >= old_priority) return Added::Known;
   if (count_backlink && slot->backlinks < std::numeric_limits<std::uint32_t>::max()) ++slot->backlinks;
-  if (slot->state == UrlState::Queued || slot->state == UrlState::Pending || slot->state == UrlState::Spilled)
-    slot->penalty = std::min(slot->penalty, penalty);
+  if ((slot->state == UrlState::Queued || slot->state == UrlState::Pending || slot->state == UrlState::Spilled) &&
+      slot->penalty != kAnnouncedPenalty)
+    slot->penalty = announced ? kAnnouncedPenalty : std::min(slot->penalty, penalty);
   const int new_priority = priority_for(slot->backlinks, slot->penalty);
   if (new_priority == old_priority) return Added::Known;
   if (slot->state != UrlState::Queued && slot->state != UrlState::Pending && slot->state != UrlState::Spilled)

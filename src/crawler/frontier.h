@@ -46,10 +46,16 @@ namespace cronista::crawler {
 
 // floor(100 / (backlinks + 1)).
 int priority_for_backlinks(std::uint32_t backlinks);
+// A link penalty stops at kMaxLinkPenalty; kAnnouncedPenalty marks a URL
+// announced by a hub on a revisit (a page that was not there before), which
+// goes to the head of the queue: priority -1, before every other URL.
+inline constexpr std::uint8_t kMaxLinkPenalty = 254;
+inline constexpr std::uint8_t kAnnouncedPenalty = 255;
 // A URL's priority: its backlink priority plus the penalty of the best link
-// context seen for it (0 = none; the temporal crawl's link score, crawl.h).
+// context seen for it (0 = none; the temporal crawl's link score, crawl.h),
+// or -1 for an announced URL.
 inline int priority_for(std::uint32_t backlinks, std::uint8_t penalty) {
-  return priority_for_backlinks(backlinks) + penalty;
+  return penalty == kAnnouncedPenalty ? -1 : priority_for_backlinks(backlinks) + penalty;
 }
 // The 64-bit key of a canonical URL in the seen-set (never 0).
 std::uint64_t url_key(std::string_view canonical_url);
@@ -154,10 +160,12 @@ class Frontier {
   // Offers a URL found on a page (or a seed, or a redirect target).
   // count_backlink: one more page links to it. `penalty`: how poor the
   // link's context is (added to the priority; a URL keeps the lowest
-  // penalty offered). `job` is the store job that will carry the ops
-  // appended to *ops.
+  // penalty offered, at most kMaxLinkPenalty). `announced`: a URL a hub
+  // announced on a revisit, queued at the head (it keeps that place). `job`
+  // is the store job that will carry the ops appended to *ops.
   Added add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
-            bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0);
+            bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0,
+            bool announced = false);
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().
@@ -192,6 +200,8 @@ class Frontier {
   std::size_t seen() const { return seen_.size(); }
   std::size_t in_memory() const { return window_entries_ + pending_entries_; }
   bool empty() const { return queued_ == 0; }
+  // Whether the host has URLs queued (in memory or in the database).
+  bool has_queued(std::uint32_t host) const;
   std::uint32_t backlinks(std::string_view url);
   UrlState state(std::string_view url);
 

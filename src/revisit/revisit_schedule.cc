@@ -149,7 +149,8 @@ double RevisitSchedule::estimated_rate(PageId id) const {
 
 double RevisitSchedule::revisit_budget() const {
   if (pages_.empty()) return 0;
-  const double rest = options_.budget - std::max(0.0, new_url_rate_);
+  const double reserve = std::min(options_.min_new_share * options_.budget, std::max(0.0, new_url_capacity_));
+  const double rest = std::min(options_.budget - std::max(0.0, new_url_rate_), options_.budget - reserve);
   return std::max(rest, options_.min_revisit_share * options_.budget);
 }
 
@@ -175,9 +176,12 @@ void RevisitSchedule::resolve() {
     for (PageId i = 0; i < pages_.size(); ++i)
       if (std::isfinite(caps[pages_[i].host])) caps[pages_[i].host] = std::max(0.0, caps[pages_[i].host] - discovery[i]);
   }
-  // Freshness with the rest.
+  // Freshness with the rest: what discovery did not spend (its hubs' hosts
+  // capped) goes to freshness, so the budget is spent whole.
+  double discovery_spent = 0;
+  for (double f : discovery) discovery_spent += f;
   for (PageId i = 0; i < pages_.size(); ++i) items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host};
-  const double fresh_budget = budget - discovery_budget;
+  const double fresh_budget = std::max(0.0, budget - discovery_spent);
   Allocation fresh;
   switch (options_.policy) {
     case RevisitPolicy::kOptimal: fresh = optimal_allocation(items, caps, fresh_budget); break;

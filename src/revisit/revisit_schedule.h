@@ -23,9 +23,13 @@
 // gave (when it has a weight or a yield), until the next one.
 //
 // New URLs and revisits share one crawl budget by this rule: the crawl
-// reports the rate at which it fetches new URLs (`set_new_url_rate`), and
-// revisits get the rest of the budget, but never less than
-// `min_revisit_share` of it while any page is scheduled.
+// reports the rate at which it fetches new URLs (`set_new_url_rate`) and
+// the fastest its queued new URLs could be fetched (`set_new_url_capacity`:
+// their hosts' caps, 0 when none is queued); revisits get the rest of the
+// budget, but never less than `min_revisit_share` of it while any page is
+// scheduled, and never more than leaves new URLs `min_new_share` of it (or
+// their capacity, if lower), so that revisits cannot starve new URLs of
+// the slots that would show their rate.
 //
 // Memory per page: a fixed record (176 bytes a page measured at a million,
 // the newest kKeptObservations visits included; older unchanged intervals are summed,
@@ -63,6 +67,7 @@ enum class RevisitPolicy { kOptimal, kUniform, kProportional, kAdaptive, kClasse
 struct RevisitOptions {
   double budget = 1.0;             // fetches per second over the whole crawl (new + revisits)
   double min_revisit_share = 0.2;  // revisits keep at least this share of the budget
+  double min_new_share = 0.2;      // queued new URLs keep at least this share (within their capacity)
   double hub_share = 0.2;          // share of the revisit budget spent on discovery
   double yield_memory = 0.3;       // weight of the newest fetch in the yield's moving mean
   RevisitPolicy policy = RevisitPolicy::kOptimal;
@@ -100,6 +105,7 @@ class RevisitSchedule {
   double last_visit(PageId page) const { return pages_[page].last_visit; }
   void set_budget(double fetches_per_second) { options_.budget = fetches_per_second; }
   void set_new_url_rate(double fetches_per_second) { new_url_rate_ = fetches_per_second; }
+  void set_new_url_capacity(double fetches_per_second) { new_url_capacity_ = fetches_per_second; }
 
   // Re-estimates every rate and shares out the budget again.
   void resolve();
@@ -155,6 +161,7 @@ class RevisitSchedule {
   std::vector<double> host_caps_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> heap_;
   double new_url_rate_ = 0;
+  double new_url_capacity_ = 0;
   double class_base_s_ = 0;  // kClasses: the fastest class's interval
   double provisional_ = 0;   // the last resolve's budget per page: a new page's frequency until the next
 };

@@ -101,6 +101,30 @@ TEST(Frontier, ALinkPenaltyRanksAUrlLowerAndTheBestContextOfferedCounts) {
                                                  "http://a.pt/meio"}));
 }
 
+TEST(Frontier, AUrlAnnouncedOnARevisitGoesToTheHeadAndKeepsItsPlace) {
+  Fixture f;
+  auto a = f.host("a.pt");
+  auto b = f.host("b.pt");
+  // URLs of the first crawl, well linked.
+  for (int i = 0; i < 3; ++i) {
+    f.add("http://a.pt/arquivo/" + std::to_string(i), a);
+    f.add("http://a.pt/arquivo/" + std::to_string(i), a);
+  }
+  f.add("http://b.pt/sobre", b);
+  // A hub revisited announces an article that was not there before.
+  f.frontier.add("http://a.pt/noticias/nova", a, 1, 0, true, 1, &f.ops, 30, true);
+  EXPECT_EQ(f.ops.back().priority(), -1);
+  // A worse context offered later does not move it back.
+  EXPECT_EQ(f.frontier.add("http://a.pt/noticias/nova", a, 1, 0, false, 1, &f.ops, 0), Frontier::Added::Known);
+  // An ordinary penalty stops below the announced mark.
+  f.frontier.add("http://b.pt/margem", b, 1, 0, true, 1, &f.ops, 255);
+  EXPECT_EQ(f.ops.back().priority(), 50 + kMaxLinkPenalty);
+  const auto order = f.drain();
+  ASSERT_EQ(order.size(), 6u);
+  EXPECT_EQ(order.front(), "http://a.pt/noticias/nova");
+  EXPECT_EQ(order.back(), "http://b.pt/margem");
+}
+
 TEST(Frontier, ADownloadedUrlIsNeverQueuedAgain) {
   Fixture f;
   auto h = f.host("a.pt");

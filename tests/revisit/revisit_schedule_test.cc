@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "revisit/revisit_schedule.h"
 
@@ -72,6 +73,22 @@ TEST(RevisitSchedule, NewUrlsTakeTheBudgetButRevisitsKeepTheirMinimumShare) {
   EXPECT_DOUBLE_EQ(s.revisit_budget(), 0.8);
 }
 
+TEST(RevisitSchedule, QueuedNewUrlsKeepTheirShareWithinWhatTheirHostsAllow) {
+  RevisitSchedule s(options(10.0));
+  s.add_page(0, 1, 1.0 / 60, 0);
+  // New URLs got no slot lately (revisits took them), but some are queued
+  // on hosts that allow 5 fetches/s: a fifth of the budget stays theirs.
+  s.set_new_url_rate(0.0);
+  s.set_new_url_capacity(5.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 8.0);
+  // Queued only on a host allowing one fetch a second: revisits take the rest.
+  s.set_new_url_capacity(1.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 9.0);
+  // Nothing queued: everything to revisits.
+  s.set_new_url_capacity(0.0);
+  EXPECT_DOUBLE_EQ(s.revisit_budget(), 10.0);
+}
+
 TEST(RevisitSchedule, AHubThatAnnouncesNewPagesIsRevisitedThoughItsTextNeverChanges) {
   RevisitSchedule s(options(0.2));
   std::mt19937_64 rng(2);
@@ -84,6 +101,25 @@ TEST(RevisitSchedule, AHubThatAnnouncesNewPagesIsRevisitedThoughItsTextNeverChan
   EXPECT_GT(s.yield(hub), 2.0);
   EXPECT_GT(s.frequency(hub), s.frequency(article));
   EXPECT_GE(s.frequency(hub), 0.2 * 0.2 - 1e-9);  // at least the discovery share
+}
+
+TEST(RevisitSchedule, WhatDiscoveryCannotSpendOnACappedHubGoesToFreshness) {
+  // The only hub sits on a host allowed one fetch in 20 s, far below the
+  // discovery share (0.2 of 2 fetches/s); the pages of an uncapped host
+  // take the rest, so the whole budget is shared out.
+  RevisitSchedule s(options(2.0));
+  std::mt19937_64 rng(4);
+  s.set_host_gap(0, 20.0);
+  const auto hub = s.add_page(0, 1, 1.0 / 600, 0);
+  std::vector<RevisitSchedule::PageId> pages;
+  for (int i = 0; i < 10; ++i) pages.push_back(s.add_page(1, 1, 1.0 / 60, 0));
+  visit(s, hub, 0, 20, 10, 0.0, rng, 4);
+  for (auto id : pages) visit(s, id, 0, 30, 10, 1.0 / 60, rng);
+  s.resolve();
+  EXPECT_LE(s.frequency(hub), 1.0 / 20 + 1e-9);
+  double total = 0;
+  for (RevisitSchedule::PageId i = 0; i < s.size(); ++i) total += s.frequency(i);
+  EXPECT_NEAR(total, 2.0, 1e-6);
 }
 
 TEST(RevisitSchedule, ALongHistoryKeepsAnAccurateEstimateInFixedMemory) {
