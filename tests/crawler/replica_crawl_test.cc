@@ -185,8 +185,8 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
     res.set_content(html("<p>Página própria do endereço www, " + req.path + ", escrita em 1944.</p>"),
                     "text/html; charset=utf-8");
   });
-  // The third site: a chain of pages each linking the bare name (the most
-  // backlinks: it is the canonical host), the last one linking the
+  // The third site (the first seed): a chain of pages each linking the bare
+  // name (the most backlinks: it is the canonical host), the last one linking the
   // www.-only pages. The archive's own index answers "/" for the other names.
   site.http().Get("/(p[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
@@ -202,6 +202,11 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
     const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
     std::string body =
         "<p>Leitura número " + std::to_string(n) + " do arquivo: <a href=\"" + bare + "/\">arquivo</a></p>";
+    // The first reading links every article of the bare name: its backlinks
+    // lead from the start, whenever the decision falls.
+    if (n == 0)
+      for (std::size_t i = 0; i < kArticles.size(); ++i)
+        body += "<a href=\"" + bare + article_path(i) + "\">artigo " + std::to_string(i) + "</a> ";
     if (n < 12) body += "<a href=\"/p" + std::to_string(n + 1) + "\">seguinte</a>";
     if (n == 12)
       for (int k = 0; k < 4; ++k) body += "<a href=\"" + www + "/so-no-www/" + std::to_string(k) + "\">própria</a>";
@@ -210,7 +215,7 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   site.start();
   const std::string port = std::to_string(site.server().port());
   TempDir tmp;
-  auto o = options_for(tmp, site, "127.0.0.4", {"arquivo.exemplo.pt", "www.arquivo.exemplo.pt", "leitor.exemplo.pt"});
+  auto o = options_for(tmp, site, "127.0.0.4", {"leitor.exemplo.pt", "arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
   o.delay_ms = 60;  // the reader's chain takes long enough for a decision to stand before its end
   crawl_ok(o);
   const auto decisions =
