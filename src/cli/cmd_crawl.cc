@@ -6,6 +6,7 @@
 // the crawl's machine output is its database, WARC and --order-out file).
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "crawler/crawl_record.h"
 #include "crawler/link_filters.h"
 #include "crawler/url.h"
+#include "revisit/revisit_schedule.h"
 #include "temporal/scope.h"
 
 namespace cronista::cli {
@@ -43,8 +45,46 @@ struct CrawlArgs {
   int delay_ms = 1000, host_connections = 1, connections = 32;
   double threshold = 0.99;
   bool same_host = false, resume = false, quiet = false;
+  // Revisits: kept as given, checked in cmd_crawl (one-line errors).
+  bool revisit = false;
+  std::string run_for, revisit_policy;
+  long max_fetches = 0;
+  double fetch_rate = 0;
   crawler::CrawlOptions o;
 };
+
+// "90s", "10m", "6h", "2d", or several ("1h30m"); a bare number is seconds.
+std::optional<double> parse_duration(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  double total = 0;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    std::size_t used = 0;
+    double n = 0;
+    try {
+      n = std::stod(text.substr(i), &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (used == 0 || !std::isfinite(n) || n < 0 || text[i] == '+' || text[i] == '-' || text[i] == ' ') return std::nullopt;
+    i += used;
+    double unit = 1;
+    if (i < text.size()) {
+      switch (text[i]) {
+        case 's': unit = 1; break;
+        case 'm': unit = 60; break;
+        case 'h': unit = 3600; break;
+        case 'd': unit = 86400; break;
+        default: return std::nullopt;
+      }
+      ++i;
+    } else if (i != used) {
+      return std::nullopt;  // "1h30": a number without a unit after one with
+    }
+    total += n * unit;
+  }
+  return total;
+}
 
 void configure(CLI::App& app, CrawlArgs& a) {
   app.option_defaults()->always_capture_default();
@@ -114,6 +154,16 @@ void configure(CLI::App& app, CrawlArgs& a) {
                "temporal mode: once the links of in-scope main text are spent, go on with those of dated page "
                "furniture (default: the crawl ends)");
   app.add_flag("--quiet", a.quiet, "no start banner or progress line (the summary is still printed)");
+  app.add_flag("--revisit", a.revisit,
+               "keep downloaded pages scheduled and fetch them again by their estimated change rate; the crawl ends at "
+               "--run-for, --max-fetches or a signal");
+  app.add_option("--run-for", a.run_for, "end this run after this long: 90s, 10m, 6h, 1h30m");
+  app.add_option("--max-fetches", a.max_fetches, "end this run after this many page requests (0: no limit)")
+      ->check(non_negative());
+  app.add_option("--fetch-rate", a.fetch_rate,
+                 "requests per second over the whole crawl, new pages and revisits (0: as politeness allows)");
+  app.add_option("--revisit-policy", a.revisit_policy,
+                 "with --revisit: optimal (default), uniform, proportional, classes or adaptive");
 }
 
 // A value that a shell reads back as one word.
@@ -147,6 +197,12 @@ std::string megabytes(std::int64_t bytes) {
   return b;
 }
 
+std::string fetch_rate_text(double rate) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", rate);
+  return b;
+}
+
 void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
   std::string ua = o.user_agent;
   if (ua.empty()) ua = std::string("cronista/") + CRONISTA_VERSION + (o.contact.empty() ? "" : " (+" + o.contact + ")");
@@ -159,6 +215,17 @@ void print_banner(const CrawlArgs& a, const crawler::CrawlOptions& o) {
                o.seeds.size() == 1 ? "" : "s", a.db.c_str());
   std::fprintf(stderr, "crawl: user agent \"%s\", %d ms between requests to a host, %s\n", ua.c_str(), o.delay_ms,
                o.max_pages > 0 ? ("at most " + std::to_string(o.max_pages) + " pages").c_str() : "no page limit");
+  if (o.revisit)
+    std::fprintf(stderr, "crawl: revisiting by the %s policy, %s, until %s\n",
+                 a.revisit_policy.empty() ? "optimal" : a.revisit_policy.c_str(),
+                 o.fetch_rate > 0 ? (fetch_rate_text(o.fetch_rate) + " requests/s over the crawl").c_str()
+                                  : "as fast as politeness allows",
+                 o.run_for_s > 0 || o.max_fetches > 0
+                     ? ((o.run_for_s > 0 ? crawler::clock_time(o.run_for_s) + " of crawling" : std::string()) +
+                        (o.run_for_s > 0 && o.max_fetches > 0 ? " or " : "") +
+                        (o.max_fetches > 0 ? std::to_string(o.max_fetches) + " requests" : std::string()))
+                           .c_str()
+                     : "a signal");
 }
 
 void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const crawler::CrawlOutcome& outcome) {
@@ -179,6 +246,12 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
   std::snprintf(line, sizeof line, "in-scope share: %.1f%% of %lld segments\n",
                 s.segments ? 100.0 * s.segments_in_scope / s.segments : 0.0, static_cast<long long>(s.segments));
   out += line;
+  if (s.revisits > 0 || a.revisit) {
+    std::snprintf(line, sizeof line, "requests: %lld; revisits: %lld, %lld found a change, %lld answered 304\n",
+                  static_cast<long long>(s.fetches), static_cast<long long>(s.revisits),
+                  static_cast<long long>(s.changed), static_cast<long long>(s.not_modified));
+    out += line;
+  }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
   out += line;
   auto counts = [](const std::map<std::string, std::int64_t>& m) {
@@ -299,6 +372,28 @@ int cmd_crawl(int argc, char** argv) {
   }
 
   crawler::CrawlOptions o = a.o;
+  if (!a.run_for.empty()) {
+    const auto d = parse_duration(a.run_for);
+    if (!d || *d <= 0)
+      return fail("crawl", "--run-for '" + a.run_for + "': give a duration such as 90s, 10m, 6h or 1h30m", kExitUsage);
+    o.run_for_s = *d;
+  }
+  if (!(a.fetch_rate >= 0) || !std::isfinite(a.fetch_rate))
+    return fail("crawl", "--fetch-rate must be a number of requests per second, 0 or more", kExitUsage);
+  if (!a.revisit_policy.empty()) {
+    static const std::map<std::string, revisit::RevisitPolicy> kPolicies = {
+        {"optimal", revisit::RevisitPolicy::kOptimal},
+        {"uniform", revisit::RevisitPolicy::kUniform},
+        {"proportional", revisit::RevisitPolicy::kProportional},
+        {"classes", revisit::RevisitPolicy::kClasses},
+        {"adaptive", revisit::RevisitPolicy::kAdaptive}};
+    const auto it = kPolicies.find(a.revisit_policy);
+    if (it == kPolicies.end())
+      return fail("crawl", "--revisit-policy '" + a.revisit_policy +
+                               "': choose optimal, uniform, proportional, classes or adaptive", kExitUsage);
+    if (!a.revisit) return fail("crawl", "--revisit-policy needs --revisit", kExitUsage);
+    o.revisit_policy = it->second;
+  }
   auto period = temporal::Period::parse(a.from, a.to);
   if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
   if (!a.seeds.empty()) {
@@ -351,6 +446,9 @@ int cmd_crawl(int argc, char** argv) {
   o.period = *period;
   o.temporal_mode = a.mode == "temporal";
   o.max_pages = a.max_pages;
+  o.revisit = a.revisit;
+  o.max_fetches = a.max_fetches;
+  o.fetch_rate = a.fetch_rate;
   o.order_out = a.order_out;
   o.warc = a.warc;
   o.allow_hosts = a.allow_hosts;

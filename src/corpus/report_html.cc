@@ -327,7 +327,8 @@ const std::map<std::string, std::string>& chart_axes() {
       {"6.6", "temporal expressions in the document"}, {"6.7", "quartile of the document"},
       {"6.8", "granularity"},                          {"6.10", "quartile of the document"},
       {"6.13", "links in the document"},               {"6.14", "quartile of the document"},
-      {"6.15", "time the content speaks of"},          {"6.16", "year of the creation date"}};
+      {"6.15", "time the content speaks of"},          {"6.16", "year of the creation date"},
+      {"8.4", "mean interval between changes (estimated)"}};
   return axes;
 }
 

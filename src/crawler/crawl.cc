@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <deque>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +28,7 @@
 #include "crawler/charset.h"
 #include "crawler/crawl_record.h"
 #include "crawler/crawl_store.h"
+#include "crawler/feeds.h"
 #include "crawler/fetcher.h"
 #include "crawler/frontier.h"
 #include "crawler/host_queue.h"
@@ -35,6 +39,8 @@
 #include "crawler/robots_policy.h"
 #include "crawler/title_words.h"
 #include "crawler/url.h"
+#include "revisit/content_signature.h"
+#include "revisit/revisit_schedule.h"
 #include "temporal/tagger.h"
 
 namespace cronista::crawler {
@@ -95,6 +101,38 @@ Clock::time_point answered_at(const FetchResponse& r, Clock::time_point now) {
   return r.answered == Clock::time_point{} ? now : std::min(r.answered, now);
 }
 
+// Seconds since the epoch: the revisit schedule's clock, the same across
+// the runs of a resumed crawl.
+double wall_seconds(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration<double>(t.time_since_epoch()).count();
+}
+double wall_seconds() { return wall_seconds(std::chrono::system_clock::now()); }
+
+// An HTTP date (Last-Modified) in seconds since the epoch, or nullopt.
+std::optional<double> http_seconds(const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  const time_t t = curl_getdate(value.c_str(), nullptr);
+  if (t < 0) return std::nullopt;
+  return static_cast<double>(t);
+}
+
+// Seconds since the epoch of an iso_time() string.
+std::optional<double> iso_seconds(const std::string& iso) {
+  const auto ms = iso_ms(iso);
+  return ms ? std::optional<double>(static_cast<double>(*ms) / 1000.0) : std::nullopt;
+}
+
+// Revisits (crawl.h): how often the schedule is solved again.
+constexpr double kResolveEveryS = 10;
+// A Last-Modified within this many seconds of the fetch, on a page whose
+// main text did not change, is the server's clock, not the page's.
+constexpr double kLastModifiedIsNowS = 5;
+// A revisit that failed (network, 5xx after retries) is tried again after
+// this long at the earliest.
+constexpr double kFailedRevisitWaitS = 60;
+// The window over which the rate of new-URL fetches is measured.
+constexpr double kNewUrlRateWindowS = 60;
+
 // ---- the loop ----
 
 class Crawl {
@@ -113,8 +151,9 @@ class Crawl {
   }
 
   Status setup();
-  std::optional<std::string_view> skip_reason(const CanonicalUrl& u);
-  bool admit(const CanonicalUrl& u);
+  // `hub`: a feed or sitemap, whose path is not a page's.
+  std::optional<std::string_view> skip_reason(const CanonicalUrl& u, bool hub);
+  bool admit(const CanonicalUrl& u, bool hub = false);
   std::uint32_t host_for(const CanonicalUrl& u, StoreJob& job);
   void on_response(FetchResponse&& r);
   void on_robots(std::uint32_t host, const FetchResponse& r);
@@ -127,6 +166,43 @@ class Crawl {
   void count_error(const std::string& kind) { ++errors_[kind]; }
   bool worth_a_slot(int priority) const;
   void progress(bool final_line);
+  void fetch_robots(std::uint32_t host, Clock::time_point now);
+  std::unique_ptr<PageRecord> page_record(const FrontierEntry& e, const FetchResponse& r);
+  void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
+  // The global request budget (--fetch-rate): whether a request may start now.
+  bool rate_allows(Clock::time_point now) const;
+
+  // Revisits (o_.revisit).
+  using PageId = revisit::RevisitSchedule::PageId;
+  struct Copy {  // what the crawl holds of a downloaded page
+    std::string url;
+    std::string etag, last_modified;  // validators of the newest full response
+    std::string content_hash;         // sha1 of the newest body
+    std::string captured_at;          // fetched_at of the newest response record (WARC revisits refer to it)
+    std::optional<revisit::ContentSignature> signature;  // the main text of the copy
+    std::uint32_t host = 0;
+    std::uint16_t depth = 0;
+    bool in_flight = false;
+  };
+  double page_weight(std::optional<bool> relevant) const;
+  void schedule_copy(const StoredVisit& v, double at);
+  static StoredVisit visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth);
+  // A feed or sitemap fetched (a first download, or a revisit of page
+  // `revisit_page`): its URLs go to the frontier, it joins the schedule as a hub.
+  void on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page);
+  // robots.txt `Sitemap:` lines and /sitemap.xml: hubs of a revisiting crawl.
+  void queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job);
+  // A visit of a scheduled page: whether its main text changed (nullopt:
+  // no earlier signature to compare with), the validators it came with.
+  void note_visit(PageId id, double at, std::optional<bool> changed, std::int64_t new_urls,
+                  const std::string& last_modified);
+  bool dispatch_revisit(Clock::time_point now, double wall);
+  void on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r);
+  void on_revisit_analysed(AnalysisResult&& r);
+  void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
+  void maybe_resolve(double wall, bool force);
+  double prior_rate() const;
+  Status restore_schedule();
 
   const CrawlOptions& o_;
   // Declaration order is destruction order backwards: the store's writer
@@ -150,6 +226,7 @@ class Crawl {
     bool robots = false;
     std::uint32_t host = 0;
     FrontierEntry entry;
+    std::int64_t revisit_page = -1;  // a revisit: the page's id in the schedule
   };
   std::unordered_map<std::uint64_t, InFlight> in_flight_;
   std::uint64_t next_token_ = 1;
@@ -161,20 +238,37 @@ class Crawl {
   std::map<std::string, std::int64_t> errors_;
   Clock::time_point started_;
   Clock::time_point last_progress_;
+
+  double started_wall_ = 0;
+  std::int64_t fetches_ = 0;  // page requests started in this run
+  std::int64_t answered_ = 0, revisits_ = 0, changed_ = 0, not_modified_ = 0;
+  std::unique_ptr<revisit::RevisitSchedule> schedule_;
+  std::vector<Copy> copies_;                                // by PageId
+  std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
+  std::vector<std::uint8_t> last_modified_distrusted_;      // by host: Last-Modified proven wrong
+  std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
+  double last_resolve_check_ = -std::numeric_limits<double>::infinity();
+  double resolve_cost_s_ = 0;   // CPU seconds the last solve took
+  // Every visit so far pooled (changes seen, seconds observed): the prior
+  // change rate of a page without a history of its own (prior_rate()).
+  double pooled_changes_ = 0, pooled_seconds_ = 0;
+  double resolved_budget_ = 0;  // the revisit budget it shared out
+  std::size_t resolved_size_ = 0;
+  std::int64_t visits_since_resolve_ = 0;
 };
 
 // The link filters of link_filters.h, in order of cost; the reason a URL
 // is skipped, or nullopt. Only for URLs the frontier has not seen.
-std::optional<std::string_view> Crawl::skip_reason(const CanonicalUrl& u) {
+std::optional<std::string_view> Crawl::skip_reason(const CanonicalUrl& u, bool hub) {
   if (!scope_.allows(u)) return "off-host";
-  if (surely_not_html(u.path())) return "not-html";
+  if (!hub && surely_not_html(u.path())) return "not-html";
   if (auto r = static_trap_reason(u)) return r;
   return calendar_.check(u);
 }
 
-bool Crawl::admit(const CanonicalUrl& u) {
+bool Crawl::admit(const CanonicalUrl& u, bool hub) {
   if (frontier_->state(u.str()) != UrlState::None) return true;  // known: counts a backlink
-  if (auto reason = skip_reason(u)) {
+  if (auto reason = skip_reason(u, hub)) {
     ++skipped_[std::string(*reason)];
     return false;
   }
@@ -231,6 +325,12 @@ Status Crawl::setup() {
   fo.priority_slack = o_.temporal_mode ? o_.priority_slack : -1;
   if (o_.fill_free_slots) fo.worth_a_slot = [this](int priority) { return worth_a_slot(priority); };
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
+  if (o_.revisit) {
+    revisit::RevisitOptions ro;
+    ro.policy = o_.revisit_policy;
+    ro.budget = o_.fetch_rate;  // without a rate: set from the hosts' caps at each resolve
+    schedule_ = std::make_unique<revisit::RevisitSchedule>(ro);
+  }
 
   FetcherOptions fetch;
   fetch.user_agent = ua;
@@ -280,6 +380,8 @@ Status Crawl::setup() {
     relevant_before_ = state->relevant;
     auto id = store_->begin_run(run, (*last)->id);
     if (!id.ok()) return id.status();
+    if (o_.revisit)
+      if (Status s = restore_schedule(); !s.ok()) return s;
   } else {
     auto id = store_->begin_run(run, 0);
     if (!id.ok()) return id.status();
@@ -341,41 +443,27 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
     job.robots = std::make_unique<RobotsRecord>(RobotsRecord{
         r.effective_url.empty() ? r.url : r.effective_url, iso_time(r.started), r.raw_request, r.raw_head, r.body, r.ip});
   }
+  if (schedule_) queue_sitemaps(host, hosts_[host].rules, job);
   submit(std::move(job));
   frontier_->host_changed(host, now);
 }
 
-void Crawl::on_response(FetchResponse&& r) {
-  auto it = in_flight_.find(r.token);
-  if (it == in_flight_.end()) return;
-  InFlight f = std::move(it->second);
-  in_flight_.erase(it);
-  if (f.robots) {
-    on_robots(f.host, r);
-    return;
-  }
-  const auto now = Clock::now();
-  FrontierEntry e = std::move(f.entry);
-  hosts_.on_finish(e.host, answered_at(r, now));
-  ++hosts_[e.host].fetched;
+// An HTML response goes to the analysis pool (its body moved out of `r`).
+void Crawl::analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r,
+                          std::int64_t revisit_page) {
+  AnalysisTask task;
+  task.entry = std::move(e);
+  task.revisit_page = revisit_page;
+  task.page = std::move(page);
+  task.content_type = r.content_type;
+  task.last_modified = r.last_modified;
+  task.body = std::move(r.body);
+  if (!o_.warc.empty()) task.page->body = task.body;
+  pool_->submit(std::move(task));
+}
 
-  const bool retryable = (r.error == FetchError::Timeout || r.error == FetchError::Connect ||
-                          r.error == FetchError::Protocol) ||
-                         (r.error == FetchError::None && (r.status == 429 || r.status == 500 || r.status == 502 ||
-                                                          r.status == 503 || r.status == 504));
-  if (retryable && e.attempts < o_.retries) {
-    ++e.attempts;
-    auto wait = retry_after(r.retry_after)
-                    .value_or(std::chrono::milliseconds(static_cast<std::int64_t>(o_.retry_base_ms) << (e.attempts - 1)));
-    wait = std::min(wait, std::chrono::milliseconds(o_.max_retry_wait_ms));
-    hosts_.defer(e.host, now + wait);
-    count_error("retry");
-    --page_transfers_;
-    frontier_->retry(std::move(e));
-    frontier_->host_changed(f.host, now);
-    return;
-  }
-
+// The page row of a response (its analysis comes later), errors counted.
+std::unique_ptr<PageRecord> Crawl::page_record(const FrontierEntry& e, const FetchResponse& r) {
   auto page = std::make_unique<PageRecord>();
   PageRecord& p = *page;
   p.url = e.url;
@@ -407,6 +495,47 @@ void Crawl::on_response(FetchResponse&& r) {
     p.warc_response_head = r.raw_head;
     p.ip = r.ip;
   }
+  return page;
+}
+
+void Crawl::on_response(FetchResponse&& r) {
+  auto it = in_flight_.find(r.token);
+  if (it == in_flight_.end()) return;
+  InFlight f = std::move(it->second);
+  in_flight_.erase(it);
+  if (f.robots) {
+    on_robots(f.host, r);
+    return;
+  }
+  ++answered_;
+  if (f.revisit_page >= 0) {
+    on_revisit_response(static_cast<PageId>(f.revisit_page), f.host, std::move(r));
+    return;
+  }
+  const auto now = Clock::now();
+  FrontierEntry e = std::move(f.entry);
+  hosts_.on_finish(e.host, answered_at(r, now));
+  ++hosts_[e.host].fetched;
+
+  const bool retryable = (r.error == FetchError::Timeout || r.error == FetchError::Connect ||
+                          r.error == FetchError::Protocol) ||
+                         (r.error == FetchError::None && (r.status == 429 || r.status == 500 || r.status == 502 ||
+                                                          r.status == 503 || r.status == 504));
+  if (retryable && e.attempts < o_.retries) {
+    ++e.attempts;
+    auto wait = retry_after(r.retry_after)
+                    .value_or(std::chrono::milliseconds(static_cast<std::int64_t>(o_.retry_base_ms) << (e.attempts - 1)));
+    wait = std::min(wait, std::chrono::milliseconds(o_.max_retry_wait_ms));
+    hosts_.defer(e.host, now + wait);
+    count_error("retry");
+    --page_transfers_;
+    frontier_->retry(std::move(e));
+    frontier_->host_changed(f.host, now);
+    return;
+  }
+
+  auto page = page_record(e, r);
+  PageRecord& p = *page;
 
   StoreJob job;
   const bool redirect = r.error == FetchError::None && r.status >= 300 && r.status < 400 && !r.location.empty();
@@ -445,19 +574,19 @@ void Crawl::on_response(FetchResponse&& r) {
                        looks_like_html(r.content_type, r.body);
   frontier_->host_changed(e.host, now);
   if (analyse) {
-    AnalysisTask task;
-    task.entry = std::move(e);
-    task.page = std::move(page);
-    task.content_type = r.content_type;
-    task.last_modified = r.last_modified;
-    task.body = std::move(r.body);
-    if (!o_.warc.empty()) task.page->body = task.body;
-    pool_->submit(std::move(task));
+    analyse_later(std::move(e), std::move(page), r, -1);
     return;
   }
   if (p.history) {
     ++pages_;
     yield_.learn(e.priority(), false);  // a page of the budget that could not be relevant
+  }
+  if (schedule_ && p.history && r.status >= 200 && r.status < 300) {
+    if (auto feed = parse_feed(r.body)) {
+      p.body = std::move(r.body);
+      on_feed(std::move(e), std::move(page), *feed, -1);
+      return;
+    }
   }
   p.body = std::move(r.body);
   frontier_->finish(e, UrlState::Done, &job.ops);
@@ -467,22 +596,33 @@ void Crawl::on_response(FetchResponse&& r) {
 }
 
 void Crawl::on_analysed(AnalysisResult&& r) {
+  if (r.revisit_page >= 0) {
+    on_revisit_analysed(std::move(r));
+    return;
+  }
   PageRecord& p = *r.page;
   StoreJob job;
   const std::uint64_t job_id = jobs_submitted_ + 1;
   std::unordered_set<std::string_view> counted;
-  std::int64_t kept = 0;
+  std::int64_t kept = 0, fresh = 0;
   for (const FoundLink& link : r.links) {
-    if (!admit(link.url)) continue;
+    if (!admit(link.url, link.hub)) continue;
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
     int penalty = link.penalty;
     if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
-    frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0, first,
-                   job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255)));
+    if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
+                       first, job_id, &job.ops, static_cast<std::uint8_t>(std::min(penalty, 255))) ==
+        Frontier::Added::Queued)
+      ++fresh;
     ++kept;
   }
   p.links_kept = kept;
+  p.new_urls = fresh;
+  if (schedule_) {
+    schedule_copy(visit_of(p, r.entry.host, r.entry.depth), iso_seconds(p.fetched_at).value_or(wall_seconds()));
+    ++visits_since_resolve_;
+  }
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
   yield_.learn(r.entry.priority(), p.relevant.value_or(false));
@@ -494,6 +634,387 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   --page_transfers_;
   job.page = std::move(r.page);
   submit(std::move(job));
+}
+
+// ---- revisits ----
+
+// A page's importance in the freshness objective: every page alike in a
+// general crawl; in a temporal crawl the relevant ones only, the others
+// being revisited as hubs (by the new URLs they announce) or not at all;
+// feeds and sitemaps only as hubs.
+double Crawl::page_weight(std::optional<bool> relevant) const {
+  if (!relevant) return 0;  // not an analysed page (a feed, a sitemap): a hub only
+  return !o_.temporal_mode || *relevant ? 1 : 0;
+}
+
+// A page downloaded for the first time joins the schedule (a page
+// downloaded again after a resume keeps its place and history).
+void Crawl::schedule_copy(const StoredVisit& v, double at) {
+  const std::uint64_t key = url_key(v.url);
+  auto it = copy_of_.find(key);
+  if (it != copy_of_.end()) {
+    Copy& c = copies_[it->second];
+    std::optional<bool> changed;
+    if (c.signature && v.signature) changed = revisit::is_change(*c.signature, *v.signature);
+    note_visit(it->second, at, changed, v.new_urls, v.last_modified);
+    c = Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at,
+             changed && !*changed ? c.signature : v.signature, v.host, v.depth, c.in_flight};
+    return;
+  }
+  const double weight = page_weight(v.relevant);
+  const PageId id = schedule_->add_page(v.host, weight, prior_rate(), at,
+                                        weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
+  copy_of_.emplace(key, id);
+  copies_.push_back(Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth,
+                         false});
+}
+
+// What the schedule keeps of a page's visit.
+StoredVisit Crawl::visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth) {
+  StoredVisit v;
+  v.url = p.url;
+  v.host = host;
+  v.depth = depth;
+  v.fetched_at = p.fetched_at;
+  v.status = p.status;
+  v.revisit = p.revisit;
+  v.changed = p.changed;
+  v.signature = p.main_signature;
+  v.etag = p.etag;
+  v.last_modified = p.last_modified;
+  v.content_hash = p.content_hash;
+  v.relevant = p.relevant;
+  v.new_urls = p.new_urls.value_or(0);
+  return v;
+}
+
+// What a visit teaches: a change or not (the rate), the new URLs (the
+// yield), and whether the host's Last-Modified can be believed. A
+// Last-Modified is proven wrong when the main text changed while it stayed
+// the same, or when it moved to the time of the fetch while the text did
+// not change (a server that sends its clock): the host's If-Modified-Since
+// would then confirm stale copies, so it is not sent there again.
+void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::int64_t new_urls,
+                       const std::string& last_modified) {
+  Copy& c = copies_[id];
+  if (changed) {
+    if (!last_modified.empty() && !c.last_modified.empty()) {
+      const auto lm = http_seconds(last_modified);
+      const bool stayed = last_modified == c.last_modified;
+      const bool is_now = lm && !stayed && std::abs(*lm - at) <= kLastModifiedIsNowS;
+      if ((*changed && stayed) || (!*changed && is_now)) {
+        if (c.host >= last_modified_distrusted_.size()) last_modified_distrusted_.resize(c.host + 1, 0);
+        last_modified_distrusted_[c.host] = 1;
+      }
+    }
+    const double interval = at - schedule_->last_visit(id);
+    if (interval > 0) {
+      pooled_seconds_ += interval;
+      pooled_changes_ += *changed ? 1 : 0;
+    }
+    schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
+  } else {
+    schedule_->rebase(id, at);
+  }
+}
+
+bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
+  // A due page whose host must wait is postponed to when it may be ready,
+  // which lets the pages of other hosts through; a bounded number per call.
+  for (int tries = 0; tries < 256; ++tries) {
+    const auto due = schedule_->next_due(wall);
+    if (!due) return false;
+    Copy& c = copies_[*due];
+    if (c.in_flight) {
+      schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
+      continue;
+    }
+    const std::uint32_t host = c.host;
+    if (hosts_.needs_robots(host, now)) {
+      if (hosts_[host].robots != RobotsState::Fetching) fetch_robots(host, now);
+      schedule_->postpone(*due, wall + 1);
+      continue;
+    }
+    if (!hosts_.may_fetch(host, now)) {
+      const auto next = hosts_[host].next_allowed;
+      const double wait = next > now ? std::chrono::duration<double>(next - now).count() : 0.05;
+      schedule_->postpone(*due, wall + std::max(wait, 0.01));
+      continue;
+    }
+    auto u = CanonicalUrl::parse(c.url);
+    if (!u.ok() || !hosts_[host].rules.allowed(u->path_and_query())) {
+      // robots.txt now forbids it: no more visits.
+      schedule_->set_weight(*due, 0);
+      schedule_->postpone(*due, std::numeric_limits<double>::infinity());
+      ++skipped_["robots"];
+      continue;
+    }
+    FetchRequest req{next_token_++, c.url, false, {}};
+    if (!c.etag.empty()) req.headers.push_back("If-None-Match: " + c.etag);
+    const bool trusted = host >= last_modified_distrusted_.size() || !last_modified_distrusted_[host];
+    if (!c.last_modified.empty() && trusted) req.headers.push_back("If-Modified-Since: " + c.last_modified);
+    FrontierEntry e;
+    e.url = c.url;
+    e.key = url_key(c.url);
+    e.host = host;
+    e.depth = c.depth;
+    hosts_.on_dispatch(host, now);
+    c.in_flight = true;
+    schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
+    in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due)};
+    ++fetches_;
+    fetcher_->start(std::move(req));
+    frontier_->host_changed(host, now);
+    return true;
+  }
+  return false;
+}
+
+void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {
+  const auto now = Clock::now();
+  const double wall = wall_seconds(r.started);
+  hosts_.on_finish(host, answered_at(r, now));
+  ++hosts_[host].fetched;
+  Copy& c = copies_[id];
+  FrontierEntry e;
+  e.url = c.url;
+  e.host = host;
+  e.depth = c.depth;
+  auto page = page_record(e, r);
+  PageRecord& p = *page;
+  p.revisit = true;
+  frontier_->host_changed(host, now);
+
+  const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
+                    looks_like_html(r.content_type, r.body);
+  if (html) {
+    analyse_later(std::move(e), std::move(page), r, static_cast<std::int64_t>(id));
+    return;
+  }
+  if (r.error == FetchError::None && r.status >= 200 && r.status < 300) {
+    if (auto feed = parse_feed(r.body)) {
+      p.body = std::move(r.body);
+      on_feed(std::move(e), std::move(page), *feed, static_cast<std::int64_t>(id));
+      return;
+    }
+  }
+  c.in_flight = false;
+  StoreJob job;
+  if (r.error == FetchError::None && r.status == 304) {
+    // Not Modified: the copy is confirmed for the price of a header.
+    ++revisits_;
+    ++not_modified_;
+    p.changed = false;
+    p.new_urls = 0;
+    p.warc_revisit = WarcRevisit::kServerNotModified;
+    p.warc_refers_to_uri = c.url;
+    p.warc_refers_to_date = warc_date(c.captured_at);
+    note_visit(id, wall, false, 0, r.last_modified);
+    ++visits_since_resolve_;
+  } else {
+    // A failure or a page that is no longer HTML: tried again later, no
+    // observation of change.
+    schedule_->postpone(id, wall + std::max(kFailedRevisitWaitS,
+                                            schedule_->frequency(id) > 0 ? 1 / schedule_->frequency(id) : 0.0));
+    p.body = std::move(r.body);
+  }
+  job.page = std::move(page);
+  submit(std::move(job));
+}
+
+void Crawl::on_revisit_analysed(AnalysisResult&& r) {
+  const PageId id = static_cast<PageId>(r.revisit_page);
+  Copy& c = copies_[id];
+  c.in_flight = false;
+  PageRecord& p = *r.page;
+  StoreJob job;
+  const std::uint64_t job_id = jobs_submitted_ + 1;
+  std::int64_t kept = 0, fresh = 0;
+  for (const FoundLink& link : r.links) {
+    if (!admit(link.url, link.hub)) continue;
+    // A link seen on an earlier visit is no new backlink; a URL never seen is.
+    const bool unseen = frontier_->state(link.url.str()) == UrlState::None;
+    const std::uint32_t host = host_for(link.url, job);
+    if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
+                       link.counts && unseen, job_id, &job.ops, link.penalty) == Frontier::Added::Queued)
+      ++fresh;
+    ++kept;
+  }
+  p.links_kept = kept;
+  p.new_urls = fresh;
+  std::optional<bool> changed;
+  if (c.signature && p.main_signature) changed = revisit::is_change(*c.signature, *p.main_signature);
+  p.changed = changed;
+  ++revisits_;
+  if (changed && *changed) ++changed_;
+  const double wall = iso_seconds(p.fetched_at).value_or(wall_seconds());
+  note_visit(id, wall, changed, fresh, p.last_modified);
+  ++visits_since_resolve_;
+  // An unchanged copy stands: its analysis stays as stored.
+  if (changed && !*changed) p.analysed = false;
+  keep_copy(c, p, changed);
+  job.page = std::move(r.page);
+  submit(std::move(job));
+}
+
+// After a revisit answered 200: an unchanged copy stands, and the WARC gets
+// a revisit record when the payload is byte for byte the stored one; a
+// changed one (or the first with a signature) replaces it.
+void Crawl::keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed) {
+  if (changed && !*changed) {
+    if (!p.content_hash.empty() && p.content_hash == c.content_hash) {
+      p.warc_revisit = WarcRevisit::kIdenticalPayloadDigest;
+      p.warc_refers_to_uri = c.url;
+      p.warc_refers_to_date = warc_date(c.captured_at);
+    }
+  } else {
+    c.signature = p.main_signature;
+  }
+  c.etag = p.etag;
+  c.last_modified = p.last_modified;
+  if (p.warc_revisit == WarcRevisit::kNone) {
+    c.content_hash = p.content_hash;
+    c.captured_at = p.fetched_at;
+  }
+}
+
+void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page) {
+  PageRecord& p = *page;
+  StoreJob job;
+  const std::uint64_t job_id = jobs_submitted_ + 1;
+  auto base = CanonicalUrl::parse(e.url);
+  // The entries of a sitemap index are sitemaps; those of a feed or a
+  // sitemap are pages.
+  const bool index = feed.kind == FeedKind::kSitemapIndex;
+  std::string listed;
+  std::int64_t kept = 0, fresh = 0;
+  for (const std::string& href : feed.urls) {
+    if (!base.ok()) break;
+    auto target = CanonicalUrl::resolve(*base, href);
+    if (!target.ok()) continue;
+    listed += target->str();
+    listed += '\n';
+    if (!admit(*target, index)) continue;
+    const bool unseen = frontier_->state(target->str()) == UrlState::None;
+    const std::uint32_t host = host_for(*target, job);
+    if (frontier_->add(target->str(), host, static_cast<std::uint16_t>(std::min<int>(e.depth + 1, 65535)), 0, unseen,
+                       job_id, &job.ops) == Frontier::Added::Queued)
+      ++fresh;
+    ++kept;
+  }
+  p.links = static_cast<std::int64_t>(feed.urls.size());
+  p.links_kept = kept;
+  p.new_urls = fresh;
+  // A feed changes when the list of what it announces does: any difference
+  // counts (a new item among fifty is a change, not a near-duplicate).
+  p.main_signature = revisit::content_signature(listed);
+  const double at = iso_seconds(p.fetched_at).value_or(wall_seconds());
+  if (revisit_page < 0) {
+    frontier_->finish(e, UrlState::Done, &job.ops);
+    --page_transfers_;
+    schedule_copy(visit_of(p, e.host, e.depth), at);
+  } else {
+    const PageId id = static_cast<PageId>(revisit_page);
+    Copy& c = copies_[id];
+    c.in_flight = false;
+    std::optional<bool> changed;
+    if (c.signature) changed = c.signature->exact != p.main_signature->exact;
+    p.changed = changed;
+    ++revisits_;
+    if (changed && *changed) ++changed_;
+    note_visit(id, at, changed, fresh, p.last_modified);
+    keep_copy(c, p, changed);
+  }
+  ++visits_since_resolve_;
+  job.page = std::move(page);
+  submit(std::move(job));
+}
+
+void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job) {
+  std::vector<std::string> urls = rules.sitemaps();
+  urls.push_back(hosts_[host].origin + "/sitemap.xml");
+  for (const std::string& url : urls) {
+    auto u = CanonicalUrl::parse(url);
+    if (!u.ok() || !admit(*u, true)) continue;
+    frontier_->add(u->str(), host_for(*u, job), 0, 0, false, jobs_submitted_ + 1, &job.ops);
+  }
+}
+
+// Solves the schedule again when it may have moved: at most every
+// kResolveEveryS seconds (or twenty times what the last solve cost, so that
+// a large collection does not hold the loop), when visits came in or the
+// revisit budget moved by a tenth (new URLs ran dry, or started to come);
+// and at once when the collection has grown by half since the last time.
+// The budget is --fetch-rate, or the sum of the hosts' politeness caps.
+void Crawl::maybe_resolve(double wall, bool force) {
+  if (!schedule_ || schedule_->size() == 0) return;
+  const bool grown = schedule_->size() >= resolved_size_ + resolved_size_ / 2 + 1;
+  if (!force && !grown && wall - last_resolve_check_ < std::max(kResolveEveryS, 20 * resolve_cost_s_)) return;
+  last_resolve_check_ = wall;
+  std::vector<std::uint8_t> has_copy(hosts_.size(), 0);
+  for (const Copy& c : copies_)
+    if (c.host < has_copy.size()) has_copy[c.host] = 1;
+  double caps = 0;
+  for (std::uint32_t h = 0; h < hosts_.size(); ++h) {
+    const double gap = std::max(1.0, static_cast<double>(hosts_.gap(h).count())) / 1000.0;
+    schedule_->set_host_gap(h, gap);
+    if (has_copy[h]) caps += 1 / gap;
+  }
+  schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
+  while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
+  const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
+  schedule_->set_new_url_rate(static_cast<double>(new_fetch_times_.size()) / window);
+  const double budget = schedule_->revisit_budget();
+  const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
+  if (!force && !grown && visits_since_resolve_ == 0 && !moved) return;
+  const auto t0 = Clock::now();
+  const double prior = prior_rate();
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
+  schedule_->resolve();
+  resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
+  resolved_size_ = schedule_->size();
+  resolved_budget_ = budget;
+  visits_since_resolve_ = 0;
+}
+
+// The prior change rate of a page without a history: the crawl's own
+// changes per second of observation over every page so far (an empirical
+// prior: pages of the same crawl change more alike than a fixed guess
+// says), with one pseudo-change over a day of pseudo-observation, which is
+// the default prior until visits come in.
+double Crawl::prior_rate() const {
+  const double day = 1 / revisit::RatePrior{}.rate;
+  return (pooled_changes_ + 1) / (pooled_seconds_ + day);
+}
+
+// A resumed revisit crawl: the schedule rebuilt from every stored visit
+// (history, estimates and due times follow from it), and the validators
+// and signatures of each page's newest copy.
+Status Crawl::restore_schedule() {
+  return store_->visits([&](const StoredVisit& v) {
+    const double at = iso_seconds(v.fetched_at).value_or(0);
+    const std::uint64_t key = url_key(v.url);
+    auto it = copy_of_.find(key);
+    if (it == copy_of_.end()) {
+      if (!v.revisit) schedule_copy(v, at);
+      return;
+    }
+    Copy& c = copies_[it->second];
+    if (v.status == 304) {
+      note_visit(it->second, at, false, 0, v.last_modified);
+      return;
+    }
+    std::optional<bool> changed = v.changed;
+    if (!v.revisit && c.signature && v.signature) changed = revisit::is_change(*c.signature, *v.signature);
+    note_visit(it->second, at, changed, v.new_urls, v.last_modified);
+    if (!changed || *changed) c.signature = v.signature;
+    c.etag = v.etag;
+    c.last_modified = v.last_modified;
+    if (!changed || *changed || v.content_hash != c.content_hash) {
+      c.content_hash = v.content_hash;
+      c.captured_at = v.fetched_at;
+    }
+  });
 }
 
 // The free-slot rule (crawl.h): a link that the priority slack holds back
@@ -512,15 +1033,23 @@ bool Crawl::worth_a_slot(int priority) const {
   return yield_.estimate(priority) >= yield_.estimate(*marginal);
 }
 
+void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
+  hosts_.robots_fetching(host);
+  hosts_.on_dispatch(host, now);
+  const std::uint64_t token = next_token_++;
+  in_flight_[token] = InFlight{true, host, {}};
+  fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
+}
+
+bool Crawl::rate_allows(Clock::time_point now) const {
+  if (o_.fetch_rate <= 0) return true;
+  const double elapsed = std::chrono::duration<double>(now - started_).count();
+  return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
+}
+
 void Crawl::dispatch() {
   const auto now = Clock::now();
-  for (std::uint32_t host : frontier_->take_robots_requests()) {
-    hosts_.robots_fetching(host);
-    hosts_.on_dispatch(host, now);
-    const std::uint64_t token = next_token_++;
-    in_flight_[token] = InFlight{true, host, {}};
-    fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true});
-  }
+  for (std::uint32_t host : frontier_->take_robots_requests()) fetch_robots(host, now);
   // Back-pressure: what waits for the writer, and the uncommitted frontier
   // entries that cannot leave memory before it commits, stay bounded.
   const std::size_t backlog_limit = 512;
@@ -530,6 +1059,10 @@ void Crawl::dispatch() {
     if (store_->backlog() > backlog_limit || store_->backlog_bytes() > backlog_bytes_limit ||
         pool_->pending() > analysis_limit)
       break;
+    if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) break;
+    if (!rate_allows(now)) break;
+    // Due revisits first, then new URLs (the budget rule of crawl.h).
+    if (schedule_ && dispatch_revisit(now, wall_seconds())) continue;
     if (o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
     auto e = frontier_->pop(now);
     if (!e) break;
@@ -546,9 +1079,11 @@ void Crawl::dispatch() {
     hosts_.on_dispatch(e->host, now);
     const std::uint32_t host = e->host;
     const std::uint64_t token = next_token_++;
-    FetchRequest req{token, e->url, false};
+    FetchRequest req{token, e->url, false, {}};
     in_flight_[token] = InFlight{false, host, std::move(*e)};
     ++page_transfers_;
+    ++fetches_;
+    if (schedule_) new_fetch_times_.push_back(wall_seconds());
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
   }
@@ -574,10 +1109,19 @@ void Crawl::progress(bool final_line) {
                   static_cast<long long>(o_.max_pages), left < 0 ? "unknown" : clock_time(left).c_str());
     budget = b;
   }
+  std::string revisits;  // ", revisits 120 (31 changed, 40 not modified)"
+  if (schedule_) {
+    char b[128];
+    std::snprintf(b, sizeof b, ", revisits %lld (%lld changed, %lld not modified), %zu scheduled",
+                  static_cast<long long>(revisits_), static_cast<long long>(changed_),
+                  static_cast<long long>(not_modified_), schedule_->size());
+    revisits = b;
+  }
   std::fprintf(stderr,
-               "crawl: %s elapsed, %lld pages%s, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, "
+               "crawl: %s elapsed, %lld pages%s%s, %.1f pages/s, relevant %.1f%%, queue %zu, in flight %zu, "
                "errors:%s%s%s\n",
-               clock_time(secs).c_str(), static_cast<long long>(total), budget.c_str(), secs > 0 ? pages_ / secs : 0.0,
+               clock_time(secs).c_str(), static_cast<long long>(total), budget.c_str(), revisits.c_str(),
+               secs > 0 ? pages_ / secs : 0.0,
                pages_ ? 100.0 * relevant_ / pages_ : 0.0, frontier_->queued(), in_flight_.size(),
                errs.empty() ? " none" : errs.c_str(), skips.empty() ? "" : ", skipped:", skips.c_str());
 }
@@ -589,10 +1133,16 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   }
   if (o_.on_started) o_.on_started();
   started_ = last_progress_ = Clock::now();
+  started_wall_ = wall_seconds();
+  maybe_resolve(started_wall_, true);
   std::string end_reason;
   for (;;) {
     if (stop && stop->load()) {
       end_reason = "interrupted";
+      break;
+    }
+    if (o_.run_for_s > 0 && std::chrono::duration<double>(Clock::now() - started_).count() >= o_.run_for_s) {
+      end_reason = "run-for";
       break;
     }
     if (Status s = store_->error(); !s.ok()) {
@@ -601,19 +1151,37 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     frontier_->committed(store_->committed());
     for (AnalysisResult& r : pool_->take()) on_analysed(std::move(r));
+    maybe_resolve(wall_seconds(), false);
     dispatch();
     if (in_flight_.empty() && pool_->pending() == 0) {
-      if (o_.max_pages > 0 && pages_before_ + pages_ >= o_.max_pages) {
+      if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) {
+        end_reason = "max-fetches";
+        break;
+      }
+      // A revisit crawl goes on while any page is scheduled.
+      if (!schedule_ && o_.max_pages > 0 && pages_before_ + pages_ >= o_.max_pages) {
         end_reason = "max-pages";
         break;
       }
-      if (frontier_->empty()) {
+      if (frontier_->empty() && (!schedule_ || schedule_->size() == 0)) {
         end_reason = "frontier-empty";
         break;
       }
     }
     auto wait = std::chrono::milliseconds(100);
-    const auto next = frontier_->next_ready();
+    auto next = frontier_->next_ready();
+    if (schedule_) {
+      const double due = schedule_->next_due_time();
+      if (std::isfinite(due)) {
+        const double in_s = std::clamp(due - wall_seconds(), 0.0, 1.0);
+        next = std::min(next, Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(in_s * 1e6)));
+      }
+    }
+    if (o_.fetch_rate > 0 && !rate_allows(Clock::now())) {
+      // The next request slot of the budget.
+      const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
+      next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
+    }
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);
@@ -647,6 +1215,10 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.errors = errors_;
   sum.skipped = skipped_;
   sum.end_reason = end_reason;
+  sum.fetches = answered_;
+  sum.revisits = revisits_;
+  sum.changed = changed_;
+  sum.not_modified = not_modified_;
   return sum;
 }
 

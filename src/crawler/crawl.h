@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "revisit/revisit_schedule.h"
 #include "temporal/genre.h"
 #include "temporal/scope.h"
 #include "temporal/status.h"
@@ -51,7 +52,18 @@ struct CrawlOptions {
   std::string from, to;  // as given (recorded in the run)
   temporal::Period period;
   bool temporal_mode = true;  // false: --mode general
-  std::int64_t max_pages = 0;  // 0: until the frontier is empty
+  std::int64_t max_pages = 0;  // 0: until the frontier is empty (distinct pages, over every run)
+  // Revisits (crawl.cc, "revisits"): downloaded pages stay scheduled with a
+  // next-due time and are fetched again; the crawl does not end when nothing
+  // new is left, only at run_for_s, max_fetches or a signal.
+  bool revisit = false;
+  revisit::RevisitPolicy revisit_policy = revisit::RevisitPolicy::kOptimal;
+  double run_for_s = 0;          // this run ends after this many seconds (0: no limit)
+  std::int64_t max_fetches = 0;  // this run ends after this many page requests (0: no limit)
+  // Requests per second over the whole crawl, new pages and revisits (0: as
+  // fast as politeness allows). With revisits it is the budget the schedule
+  // shares out; without a rate, the budget is every host's politeness cap.
+  double fetch_rate = 0;
   std::string order_out;
   std::string warc;
   std::vector<std::string> allow_hosts;
@@ -118,7 +130,11 @@ struct CrawlSummary {
   std::int64_t queued = 0;  // URLs left in the frontier
   std::map<std::string, std::int64_t> errors;   // by kind
   std::map<std::string, std::int64_t> skipped;  // links not queued, by link-filter reason
-  std::string end_reason;  // max-pages, frontier-empty, interrupted
+  std::int64_t fetches = 0;       // page requests answered in this run (new pages, revisits, redirects)
+  std::int64_t revisits = 0;      // revisits answered in this run
+  std::int64_t changed = 0;       // revisits that found the main text changed
+  std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
+  std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted
 };
 
 // Runs a crawl. `stop` (may be null) is polled: when it turns true the

@@ -12,7 +12,12 @@ namespace cronista::crawler {
 
 namespace {
 
-constexpr const char* kCrawlSchemaVersion = "1";
+// Version 2 added the revisit columns of `pages` (main_hash, simhash,
+// main_words, revisit, changed, new_urls); a version-1 database gains them
+// when opened (NULL, or 0 for `revisit`, on the rows there).
+constexpr const char* kCrawlSchemaVersion = "2";
+constexpr const char* kPagesV2Columns[] = {"main_hash INTEGER", "simhash INTEGER", "main_words INTEGER",
+                                           "revisit INTEGER NOT NULL DEFAULT 0", "changed INTEGER", "new_urls INTEGER"};
 
 constexpr const char* kCrawlSchema = R"sql(
 CREATE TABLE IF NOT EXISTS crawl_meta (
@@ -88,7 +93,13 @@ CREATE TABLE IF NOT EXISTS pages (
   depth INTEGER NOT NULL,
   backlinks INTEGER NOT NULL,
   attempts INTEGER NOT NULL,
-  document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL
+  document_id INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+  main_hash INTEGER,
+  simhash INTEGER,
+  main_words INTEGER,
+  revisit INTEGER NOT NULL DEFAULT 0,
+  changed INTEGER,
+  new_urls INTEGER
 );
 CREATE INDEX IF NOT EXISTS pages_url ON pages(url);
 CREATE TABLE IF NOT EXISTS redirects (
@@ -123,7 +134,20 @@ UrlState state_from(std::string_view s) {
 
 std::string now_iso() { return iso_time(std::chrono::system_clock::now()); }
 
-// Milliseconds since the epoch of an iso_time() string.
+
+}  // namespace
+
+std::string iso_time(std::chrono::system_clock::time_point t) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+  std::time_t secs = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
+  return buf;
+}
+
 std::optional<std::int64_t> iso_ms(const std::string& s) {
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, ms = 0;
   if (std::sscanf(s.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3dZ", &year, &month, &day, &hour, &minute, &second, &ms) < 6)
@@ -138,18 +162,7 @@ std::optional<std::int64_t> iso_ms(const std::string& s) {
   return static_cast<std::int64_t>(timegm(&tm)) * 1000 + ms;
 }
 
-}  // namespace
-
-std::string iso_time(std::chrono::system_clock::time_point t) {
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
-  std::time_t secs = static_cast<std::time_t>(ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
-  return buf;
-}
+std::string warc_date(std::string_view fetched_at) { return std::string(fetched_at.substr(0, 19)) + "Z"; }
 
 // The read-only connection used for frontier refills.
 class CrawlStore::Spill : public FrontierSpill {
@@ -223,7 +236,17 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
     auto get = s->db_.prepare("SELECT value FROM crawl_meta WHERE key = 'schema_version'");
     if (!get.ok()) return get.status();
     if (get->step()) {
-      if (get->column_text(0) != kCrawlSchemaVersion)
+      const std::string version = get->column_text(0);
+      get->reset();
+      if (version == "1") {
+        for (const char* column : kPagesV2Columns)
+          if (Status st = s->db_.exec(std::string("ALTER TABLE pages ADD COLUMN ") + column); !st.ok())
+            return Status::Error("database '" + db_path + "': " + st.message());
+        if (Status st = s->db_.exec(std::string("UPDATE crawl_meta SET value = '") + kCrawlSchemaVersion +
+                                    "' WHERE key = 'schema_version'");
+            !st.ok())
+          return Status::Error("database '" + db_path + "': " + st.message());
+      } else if (version != kCrawlSchemaVersion)
         return Status::Error("database '" + db_path + "' has crawl schema version " + get->column_text(0) +
                              ", this cronista understands " + kCrawlSchemaVersion);
     } else {
@@ -349,6 +372,38 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   return r;
 }
 
+Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visit) {
+  auto st = db_.prepare(
+      "SELECT p.url, u.host_id, p.depth, p.fetched_at, p.status, p.revisit, p.changed, p.main_hash, p.simhash, "
+      "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls FROM pages p "
+      "JOIN urls u ON u.id = p.url_id "
+      "WHERE (p.revisit = 1 AND p.status = 304) OR "
+      "(p.status BETWEEN 200 AND 299 AND (p.relevant IS NOT NULL OR p.main_hash IS NOT NULL)) "
+      "ORDER BY p.id");
+  if (!st.ok()) return st.status();
+  while (st->step()) {
+    StoredVisit v;
+    v.url = st->column_text(0);
+    v.host = static_cast<std::uint32_t>(st->column_int(1));
+    v.depth = static_cast<std::uint16_t>(std::clamp<std::int64_t>(st->column_int(2), 0, 65535));
+    v.fetched_at = st->column_text(3);
+    v.status = static_cast<long>(st->column_int(4));
+    v.revisit = st->column_int(5) != 0;
+    if (!st->column_is_null(6)) v.changed = st->column_int(6) != 0;
+    if (!st->column_is_null(7))
+      v.signature = revisit::ContentSignature{static_cast<std::uint64_t>(st->column_int(7)),
+                                              static_cast<std::uint64_t>(st->column_int(8)),
+                                              static_cast<std::uint32_t>(st->column_int(9))};
+    v.etag = st->column_text(10);
+    v.last_modified = st->column_text(11);
+    v.content_hash = st->column_text(12);
+    if (!st->column_is_null(13)) v.relevant = st->column_int(13) != 0;
+    v.new_urls = st->column_int(14);
+    on_visit(v);
+  }
+  return st->status();
+}
+
 Status CrawlStore::prepare_statements() {
   st_ = std::make_unique<Statements>();
   struct Item {
@@ -368,7 +423,8 @@ Status CrawlStore::prepare_statements() {
        "INSERT INTO pages(run_id, url_id, url, final_url, status, error_kind, error, fetched_at, duration_ms, "
        "http_version, headers, size, content_hash, content_type, charset, charset_from, replaced_bytes, "
        "last_modified, etag, relevant, segments, segments_in_scope, chronons, links, links_kept, depth, backlinks, "
-       "attempts, document_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+       "attempts, document_id, main_hash, simhash, main_words, revisit, changed, new_urls) "
+       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
       {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
       {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
       {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
@@ -505,8 +561,9 @@ std::int64_t lookup_url(store::Statement& st, const std::string& url) {
 }  // namespace
 
 Status CrawlStore::write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip,
-                              std::string_view request, std::string_view response_head, std::string_view body) {
-  const std::string date = std::string(fetched_at.substr(0, 19)) + "Z";
+                              std::string_view request, std::string_view response_head, std::string_view body,
+                              const PageRecord* revisit) {
+  const std::string date = warc_date(fetched_at);
   WarcExchange x;
   x.target_uri = url;
   x.date = date;
@@ -515,6 +572,11 @@ Status CrawlStore::write_warc(std::string_view url, std::string_view fetched_at,
   x.http_response_head = response_head;
   x.body = body;
   x.body_coding = BodyCoding::kDecoded;  // libcurl decoded any Content-Encoding
+  if (revisit && revisit->warc_revisit != WarcRevisit::kNone) {
+    x.revisit = revisit->warc_revisit;
+    x.refers_to_uri = revisit->warc_refers_to_uri;
+    x.refers_to_date = revisit->warc_refers_to_date;
+  }
   if (Status r = warc_->write(x); !r.ok()) return Status::Error("WARC '" + options_.warc + "': " + r.message());
   return Status::Ok();
 }
@@ -603,6 +665,16 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   ip.bind(21, p.segments).bind(22, p.segments_in_scope).bind(23, p.chronons).bind(24, p.links).bind(25, p.links_kept)
       .bind(26, p.depth).bind(27, p.backlinks).bind(28, p.attempts);
   if (doc_id) ip.bind(29, *doc_id); else ip.bind_null(29);
+  if (p.main_signature) {
+    ip.bind(30, static_cast<std::int64_t>(p.main_signature->exact))
+        .bind(31, static_cast<std::int64_t>(p.main_signature->simhash))
+        .bind(32, static_cast<std::int64_t>(p.main_signature->words));
+  } else {
+    ip.bind_null(30).bind_null(31).bind_null(32);
+  }
+  ip.bind(33, static_cast<std::int64_t>(p.revisit ? 1 : 0));
+  if (p.changed) ip.bind(34, static_cast<std::int64_t>(*p.changed ? 1 : 0)); else ip.bind_null(34);
+  if (p.new_urls) ip.bind(35, *p.new_urls); else ip.bind_null(35);
   if (Status r = ip.run(); !r.ok()) return r;
   const std::int64_t page_id = db_.last_insert_id();
   if (!p.ip.empty() && page_url_id)
@@ -620,7 +692,8 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
     if (order_) order_lines->push_back(order_line(p.url, p.fetched_at, run_start_ms_, run_offset_));
   }
   if (warc_ && !p.warc_response_head.empty())
-    if (Status r = write_warc(p.final_url, p.fetched_at, p.ip, p.warc_request, p.warc_response_head, p.body); !r.ok())
+    if (Status r = write_warc(p.final_url, p.fetched_at, p.ip, p.warc_request, p.warc_response_head, p.body, &p);
+        !r.ok())
       return r;
   return Status::Ok();
 }

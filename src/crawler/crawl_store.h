@@ -33,6 +33,7 @@
 
 #include "crawler/frontier.h"
 #include "crawler/warc.h"
+#include "revisit/content_signature.h"
 #include "store/analysis_store.h"
 #include "store/database.h"
 #include "temporal/genre.h"
@@ -62,6 +63,19 @@ struct PageRecord {
   bool history = false;  // a download: goes to history and --order-out
   // Redirect hop: where it points (also a row in `redirects`).
   std::string redirect_to;
+
+  // Change detection (revisit/content_signature.h): the main text's
+  // signature of an analysed page; whether this fetch revisits a page
+  // downloaded before, and then whether its main text changed (a 304 did
+  // not); how many of its links the crawl had never seen.
+  std::optional<revisit::ContentSignature> main_signature;
+  bool revisit = false;
+  std::optional<bool> changed;
+  std::optional<std::int64_t> new_urls;
+  // The WARC record for a revisit: a revisit record referring to the
+  // earlier capture instead of a response record.
+  WarcRevisit warc_revisit = WarcRevisit::kNone;
+  std::string warc_refers_to_uri, warc_refers_to_date;
 
   // Analysis, when the page was HTML and analysed.
   bool analysed = false;
@@ -127,6 +141,23 @@ struct ResumeState {
   std::int64_t pages = 0, relevant = 0;
 };
 
+// One fetch of a downloaded HTML page (its first download or a revisit
+// answered 200 or 304), as stored: what a resumed revisit crawl rebuilds its
+// schedule from.
+struct StoredVisit {
+  std::string url;
+  std::uint32_t host = 0;
+  std::uint16_t depth = 0;
+  std::string fetched_at;
+  long status = 0;
+  bool revisit = false;
+  std::optional<bool> changed;
+  std::optional<revisit::ContentSignature> signature;  // null in rows of an older cronista
+  std::string etag, last_modified, content_hash;
+  std::optional<bool> relevant;
+  std::int64_t new_urls = 0;
+};
+
 class CrawlStore {
  public:
   // Opens (creating) the database and its schema. Does not start writing.
@@ -143,6 +174,9 @@ class CrawlStore {
   // Hosts are handed to on_host in id order, before any URL.
   Result<ResumeState> load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
                            const std::function<void(const HostRow&)>& on_host);
+
+  // Every visit of a downloaded HTML page, in fetch order (before start()).
+  Status visits(const std::function<void(const StoredVisit&)>& on_visit);
 
   // Starts the writer thread; opens the order file and the WARC.
   // `on_commit` runs on the writer thread after each commit.
@@ -169,7 +203,7 @@ class CrawlStore {
   Status apply(StoreJob& job, std::vector<std::string>* order_lines);
   // One fetch into the WARC: a response record and its request.
   Status write_warc(std::string_view url, std::string_view fetched_at, std::string_view ip, std::string_view request,
-                    std::string_view response_head, std::string_view body);
+                    std::string_view response_head, std::string_view body, const PageRecord* revisit = nullptr);
   Status prepare_statements();
   Status rewrite_order_file();
   // "URL<TAB>seconds": the crawling time (earlier runs included, the time
@@ -206,5 +240,9 @@ class CrawlStore {
 
 // ISO 8601 UTC with milliseconds: "2026-11-22T08:30:43.123Z".
 std::string iso_time(std::chrono::system_clock::time_point t);
+// Milliseconds since the epoch of an iso_time() string, or nullopt.
+std::optional<std::int64_t> iso_ms(const std::string& s);
+// The WARC-Date of a fetch whose fetched_at is an iso_time(): to the second.
+std::string warc_date(std::string_view fetched_at);
 
 }  // namespace cronista::crawler

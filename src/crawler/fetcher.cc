@@ -78,11 +78,14 @@ struct Fetcher::Transfer {
   std::size_t max_body = 0;
   bool too_large = false;
   bool follow = false;
+  std::vector<std::string> headers;  // FetchRequest::headers
+  curl_slist* header_list = nullptr;
   char errbuf[CURL_ERROR_SIZE] = {};
   std::chrono::steady_clock::time_point t0;
 
   ~Transfer() {
     if (easy) curl_easy_cleanup(easy);
+    curl_slist_free_all(header_list);
   }
 
   static size_t on_body(char* data, size_t size, size_t n, void* user) {
@@ -185,6 +188,10 @@ void Fetcher::setup(Transfer& t) {
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
   curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.errbuf);
+  curl_slist_free_all(t.header_list);
+  t.header_list = nullptr;
+  for (const std::string& h : t.headers) t.header_list = curl_slist_append(t.header_list, h.c_str());
+  if (t.header_list) curl_easy_setopt(e, CURLOPT_HTTPHEADER, t.header_list);
 }
 
 void Fetcher::start(FetchRequest request) {
@@ -201,6 +208,7 @@ void Fetcher::start(FetchRequest request) {
   t->response.url = std::move(request.url);
   t->response.started = std::chrono::system_clock::now();
   t->follow = request.follow_redirects;
+  t->headers = std::move(request.headers);
   t->max_body = options_.max_body_bytes;
   t->too_large = false;
   t->errbuf[0] = '\0';
@@ -267,7 +275,9 @@ void Fetcher::run_once(std::chrono::milliseconds wait, const std::function<void(
     std::string_view target = path_begin == std::string_view::npos ? std::string_view("/") : url.substr(path_begin);
     r.raw_request = "GET " + std::string(target) + " HTTP/1.1\r\nHost: " + std::string(host) +
                     "\r\nUser-Agent: " + options_.user_agent +
-                    "\r\nAccept: */*\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n\r\n";
+                    "\r\nAccept: */*\r\nAccept-Encoding: gzip, deflate, br, zstd\r\n";
+    for (const std::string& h : t->headers) r.raw_request += h + "\r\n";
+    r.raw_request += "\r\n";
     done(std::move(r));
     idle_.push_back(std::move(t));
   }

@@ -54,6 +54,9 @@ struct FetchRequest {
   std::uint64_t token = 0;  // the caller's handle, returned in the response
   std::string url;
   bool follow_redirects = false;  // robots.txt only (RFC 9309: at least five hops)
+  // Extra request header lines ("If-None-Match: \"abc\""), sent as given
+  // and written into FetchResponse::raw_request.
+  std::vector<std::string> headers;
 };
 
 struct FetchResponse {

@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "crawler/charset.h"
+#include "crawler/feeds.h"
+#include "revisit/content_signature.h"
 #include "temporal/html_text.h"
 #include "temporal/segmenter.h"
 
@@ -187,6 +189,7 @@ void AnalysisPool::work() {
 AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
   AnalysisResult r;
   r.entry = std::move(task.entry);
+  r.revisit_page = task.revisit_page;
   r.page = std::move(task.page);
   PageRecord& p = *r.page;
   DecodedText decoded = decode_to_utf8(task.body, task.content_type);
@@ -278,11 +281,27 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
     p.link_rows.push_back(std::move(info));
   }
   p.links = static_cast<std::int64_t>(p.link_rows.size());
+  // A revisiting crawl watches the page's feeds (feeds.h), whatever its scope.
+  if (options_.revisit && base)
+    for (const auto& [href, type] : p.doc.alternates) {
+      if (!is_feed_type(type)) continue;
+      auto target = CanonicalUrl::resolve(*base, href);
+      if (target.ok()) r.links.push_back(FoundLink{*target, false, 0, {}, true});
+    }
+  // What counts as a change on a revisit: the main text, page furniture
+  // (clocks, counters, "most read" boxes) left out.
+  {
+    std::string main_text;
+    for (const temporal::Block& b : p.doc.blocks)
+      if (!b.boilerplate) main_text.append(p.doc.text, b.start, b.end - b.start).push_back('\n');
+    p.main_signature = revisit::content_signature(main_text);
+  }
   // The store needs the text (its size) and nothing else of the document;
   // the offset map alone is eight bytes per byte of text.
   p.doc.source_offsets = {};
   p.doc.blocks = {};
   p.doc.links = {};
+  p.doc.alternates = {};
 
   p.analysed = true;
   p.info.key = p.url;

@@ -35,6 +35,7 @@ struct FoundLink {
   bool counts = true;         // counts as a backlink of its target
   std::uint8_t penalty = 0;   // link context score (link_penalty)
   std::string anchor;         // temporal mode: for the topic penalty
+  bool hub = false;           // a feed of the page (<link rel="alternate">), followed only when revisiting
 };
 
 // The topic penalty of a link (temporal mode, with link penalties): from 0
@@ -45,6 +46,7 @@ int topic_penalty(const TitleWords& words, std::string_view anchor);
 
 struct AnalysisTask {
   FrontierEntry entry;
+  std::int64_t revisit_page = -1;  // a revisit: the page's id in the revisit schedule
   std::unique_ptr<PageRecord> page;
   std::string body;
   std::string content_type;
@@ -53,6 +55,7 @@ struct AnalysisTask {
 
 struct AnalysisResult {
   FrontierEntry entry;
+  std::int64_t revisit_page = -1;
   std::unique_ptr<PageRecord> page;
   std::vector<FoundLink> links;
 };

@@ -57,8 +57,24 @@ enum class BodyCoding {
   kAsSent,   // the body is exactly what the server sent, minus chunking
 };
 
+// WARC 1.1 §6.7: a revisit record instead of a response record, holding
+// the response head only.
+enum class WarcRevisit {
+  kNone,                    // a response record with the payload
+  kIdenticalPayloadDigest,  // the payload is byte for byte the one recorded earlier
+  kServerNotModified,       // the server answered 304 to a conditional request
+};
+// The WARC-Profile URI of a revisit record.
+std::string_view warc_revisit_profile(WarcRevisit revisit);
+
 // One fetch, for WarcWriter::write().
 struct WarcExchange {
+  // Revisit records: the profile, and the record they refer to (its
+  // WARC-Target-URI and WARC-Date). `body` is then not written; with
+  // kIdenticalPayloadDigest it is the payload whose digest is recorded (the
+  // same bytes as the earlier one).
+  WarcRevisit revisit = WarcRevisit::kNone;
+  std::string_view refers_to_uri, refers_to_date;
   std::string_view target_uri;
   std::string_view date;          // ISO 8601 UTC ("2026-11-22T08:30:00Z"); empty: now
   std::string_view ip_address;    // WARC-IP-Address; empty: omitted

@@ -135,6 +135,27 @@ class FileWarcWriter : public WarcWriter {
     const std::string date = e.date.empty() ? utc_now() : std::string(e.date);
     const std::string response_id = new_record_id();
 
+    if (e.revisit != WarcRevisit::kNone) {
+      if (!safe_header_value(e.refers_to_uri) || !safe_header_value(e.refers_to_date))
+        return Status::Error("control characters in the WARC-Refers-To fields for " + std::string(e.target_uri));
+      // The head as the server sent it (its Content-Length describes the
+      // payload recorded earlier, not this block).
+      const std::string head = terminated_head(e.http_response_head);
+      std::string fields = "WARC-Type: revisit\r\nWARC-Record-ID: " + response_id + "\r\nWARC-Date: " + date +
+                           "\r\nWARC-Target-URI: " + std::string(e.target_uri) + "\r\n";
+      if (!e.ip_address.empty()) fields += "WARC-IP-Address: " + std::string(e.ip_address) + "\r\n";
+      fields += "WARC-Profile: " + std::string(warc_revisit_profile(e.revisit)) + "\r\n";
+      if (!e.refers_to_uri.empty()) fields += "WARC-Refers-To-Target-URI: " + std::string(e.refers_to_uri) + "\r\n";
+      if (!e.refers_to_date.empty()) fields += "WARC-Refers-To-Date: " + std::string(e.refers_to_date) + "\r\n";
+      if (e.revisit == WarcRevisit::kIdenticalPayloadDigest) {
+        Sha1 payload;
+        payload.update(e.body);
+        fields += "WARC-Payload-Digest: " + payload.warc_digest() + "\r\n";
+      }
+      fields += "Content-Type: application/http; msgtype=response\r\n";
+      if (Status s = append_record(fields, {head}, nullptr); !s.ok()) return s;
+      return write_request(e, date, response_id);
+    }
     const std::string head = adjust_response_head(e.http_response_head, e.body, e.body_coding);
     Sha1 payload;
     payload.update(e.body);
@@ -144,7 +165,11 @@ class FileWarcWriter : public WarcWriter {
     fields += "Content-Type: application/http; msgtype=response\r\nWARC-Payload-Digest: " + payload.warc_digest() +
               "\r\n";
     if (Status s = append_record(fields, {head, e.body}, nullptr); !s.ok()) return s;
+    return write_request(e, date, response_id);
+  }
 
+  // The request record of an exchange, naming its response (or revisit) record.
+  Status write_request(const WarcExchange& e, const std::string& date, const std::string& response_id) {
     if (!e.http_request.empty()) {
       const std::string request = terminated_head(e.http_request);
       std::string rfields = "WARC-Type: request\r\nWARC-Record-ID: " + new_record_id() + "\r\nWARC-Date: " + date +
@@ -316,6 +341,15 @@ Result<std::uint64_t> repair_tail(int fd, const std::string& path, std::uint64_t
 }
 
 }  // namespace
+
+std::string_view warc_revisit_profile(WarcRevisit revisit) {
+  switch (revisit) {
+    case WarcRevisit::kIdenticalPayloadDigest: return "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest";
+    case WarcRevisit::kServerNotModified: return "http://netpreserve.org/warc/1.1/revisit/server-not-modified";
+    case WarcRevisit::kNone: break;
+  }
+  return "";
+}
 
 std::string warc_sha1_digest(std::string_view data) {
   Sha1 h;

@@ -8,6 +8,11 @@ namespace cronista::revisit {
 namespace {
 
 constexpr double kNever = std::numeric_limits<double>::infinity();
+// Deployed crawlers' defaults (revisit_schedule.h, RevisitPolicy).
+constexpr double kAdaptiveGrow = 0.4, kAdaptiveShrink = 0.2;
+constexpr double kAdaptiveMinS = 60, kAdaptiveMaxS = 365.0 * 86400;
+constexpr double kClassRatio[4] = {1, 3, 30, 97};
+constexpr int kClassWindow[4] = {3, 2, 2, 1};
 
 }  // namespace
 
@@ -16,16 +21,23 @@ void RevisitSchedule::set_host_gap(std::uint32_t host, double gap_s) {
   host_caps_[host] = gap_s > 0 ? 1.0 / gap_s : kNever;
 }
 
-RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double weight, double prior_rate, double now) {
+RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double weight, double prior_rate, double now,
+                                                  double yield) {
   Page p;
+  p.yield = std::max(0.0, yield);
   p.host = host;
   p.weight = std::max(0.0, weight);
   p.prior_rate = std::clamp(prior_rate, kMinRate, kMaxRate);
   p.last_visit = now;
   p.due = kNever;
+  if (p.weight > 0 || p.yield > 0) p.frequency = provisional_;
+  if (options_.policy == RevisitPolicy::kClasses && class_base_s_ > 0)
+    p.frequency = p.weight > 0 ? 1.0 / (class_base_s_ * kClassRatio[p.klass]) : 0.0;
   pages_.push_back(std::move(p));
   if (host >= host_caps_.size()) host_caps_.resize(host + 1, kNever);
-  return static_cast<PageId>(pages_.size() - 1);
+  const auto id = static_cast<PageId>(pages_.size() - 1);
+  if (pages_[id].frequency > 0) schedule(id);
+  return id;
 }
 
 void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::size_t new_urls) {
@@ -53,7 +65,75 @@ void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::siz
   const double a = options_.yield_memory;
   p.yield = (1 - a) * p.yield + a * static_cast<double>(new_urls);
   p.last_visit = now;
+  if (interval > 0) adapt(p, changed);
   schedule(id);
+}
+
+int RevisitSchedule::recent_changes(const Page& p, int n) const {
+  int changes = 0;
+  for (int k = 0; k < n && k < p.kept; ++k) {
+    // The newest visit sits just before `oldest` once the ring is full.
+    const std::size_t newest = p.kept == kKeptObservations ? (p.oldest + kKeptObservations - 1) % kKeptObservations
+                                                           : static_cast<std::size_t>(p.kept - 1);
+    const std::size_t i = (newest + kKeptObservations - static_cast<std::size_t>(k)) % kKeptObservations;
+    if (p.recent[i] < 0) ++changes;
+  }
+  return changes;
+}
+
+void RevisitSchedule::adapt(Page& p, bool changed) {
+  if (options_.policy == RevisitPolicy::kAdaptive && p.interval > 0) {
+    const double next = p.interval * (changed ? 1 - kAdaptiveShrink : 1 + kAdaptiveGrow);
+    p.interval = static_cast<float>(std::clamp(next, kAdaptiveMinS, kAdaptiveMaxS));
+    p.frequency = 1.0 / p.interval;
+  } else if (options_.policy == RevisitPolicy::kClasses) {
+    if (p.since_move < 255) ++p.since_move;
+    const int n = kClassWindow[p.klass];
+    if (p.since_move >= n && p.kept >= n) {
+      const double share = static_cast<double>(recent_changes(p, n)) / n;
+      if (share >= 0.8 && p.klass > 0) {
+        --p.klass;
+        p.since_move = 0;
+      } else if (share <= 0.2 && p.klass < 3) {
+        ++p.klass;
+        p.since_move = 0;
+      }
+    }
+    if (class_base_s_ > 0) p.frequency = 1.0 / (class_base_s_ * kClassRatio[p.klass]);
+  }
+}
+
+void RevisitSchedule::resolve_deployed(double budget) {
+  if (budget <= 0) return;
+  if (options_.policy == RevisitPolicy::kAdaptive) {
+    const double uniform_s = static_cast<double>(pages_.size()) / budget;
+    for (PageId i = 0; i < pages_.size(); ++i) {
+      Page& p = pages_[i];
+      if (p.interval <= 0) p.interval = static_cast<float>(std::clamp(uniform_s, kAdaptiveMinS, kAdaptiveMaxS));
+      p.frequency = p.weight > 0 ? 1.0 / p.interval : 0.0;
+      schedule(i);
+    }
+    return;
+  }
+  // kClasses: Σ 1 / (base · ratio[class]) = budget.
+  double per_base = 0;
+  for (const Page& p : pages_)
+    if (p.weight > 0) per_base += 1.0 / kClassRatio[p.klass];
+  class_base_s_ = per_base / budget;
+  for (PageId i = 0; i < pages_.size(); ++i) {
+    Page& p = pages_[i];
+    p.frequency = p.weight > 0 && class_base_s_ > 0 ? 1.0 / (class_base_s_ * kClassRatio[p.klass]) : 0.0;
+    schedule(i);
+  }
+}
+
+void RevisitSchedule::rebase(PageId id, double now) {
+  pages_[id].last_visit = now;
+  schedule(id);
+}
+
+void RevisitSchedule::set_prior_rate(PageId id, double rate) {
+  pages_[id].prior_rate = std::clamp(rate, kMinRate, kMaxRate);
 }
 
 void RevisitSchedule::set_weight(PageId id, double weight) { pages_[id].weight = std::max(0.0, weight); }
@@ -75,11 +155,16 @@ double RevisitSchedule::revisit_budget() const {
 
 void RevisitSchedule::resolve() {
   const double budget = revisit_budget();
+  provisional_ = pages_.empty() ? 0.0 : budget / static_cast<double>(pages_.size());
+  if (options_.policy == RevisitPolicy::kAdaptive || options_.policy == RevisitPolicy::kClasses) {
+    resolve_deployed(budget);
+    return;
+  }
   std::vector<RevisitItem> items(pages_.size());
   double total_yield = 0;
   for (PageId i = 0; i < pages_.size(); ++i) {
-    items[i] = RevisitItem{pages_[i].yield, pages_[i].weight > 0 ? 1.0 : 0.0, pages_[i].host};
-    total_yield += pages_[i].yield * items[i].weight;
+    items[i] = RevisitItem{pages_[i].yield, 1.0, pages_[i].host};
+    total_yield += pages_[i].yield;
   }
   // Discovery first: a share of the budget by yield, within the host caps.
   std::vector<double> caps = host_caps_;
@@ -98,6 +183,8 @@ void RevisitSchedule::resolve() {
     case RevisitPolicy::kOptimal: fresh = optimal_allocation(items, caps, fresh_budget); break;
     case RevisitPolicy::kUniform: fresh = uniform_allocation(items, caps, fresh_budget); break;
     case RevisitPolicy::kProportional: fresh = proportional_allocation(items, caps, fresh_budget); break;
+    case RevisitPolicy::kAdaptive:
+    case RevisitPolicy::kClasses: break;  // resolve_deployed()
   }
   for (PageId i = 0; i < pages_.size(); ++i) {
     pages_[i].frequency = fresh.frequency[i] + discovery[i];

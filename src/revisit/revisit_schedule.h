@@ -13,11 +13,14 @@
 // chosen policy under the per-host caps (allocation.h), in two parts:
 // - discovery: `hub_share` of the budget, to pages by their yield
 //   (proportional, as Pandey et al. show for information gain), only while
-//   some page has announced something;
+//   some page has announced something; every page takes part, whatever its
+//   weight (a page of weight 0 is revisited only as a hub);
 // - freshness: the rest, by the policy (the optimum, or a reference one),
 //   within what discovery left of each host's cap.
 // A page's next visit is its last visit plus 1/f (visits evenly spaced); a
-// page with f = 0 is not revisited until a resolve gives it a frequency.
+// page with f = 0 is not revisited until a resolve gives it a frequency. A
+// page added after a resolve starts with the mean frequency that resolve
+// gave (when it has a weight or a yield), until the next one.
 //
 // New URLs and revisits share one crawl budget by this rule: the crawl
 // reports the rate at which it fetches new URLs (`set_new_url_rate`), and
@@ -43,7 +46,19 @@
 
 namespace cronista::revisit {
 
-enum class RevisitPolicy { kOptimal, kUniform, kProportional };
+// kOptimal, kUniform and kProportional share out the budget (allocation.h).
+// The two baselines of deployed crawlers do not (freshness.md §2, §4):
+// - kAdaptive, Nutch's AdaptiveFetchSchedule: a page's interval starts at
+//   the uniform one (pages / budget) and is multiplied by 1 + 0.4 after a
+//   visit that saw no change and by 1 - 0.2 after one that did, within
+//   [60 s, 365 days];
+// - kClasses, the Barbosa study's four classes revisited at intervals in
+//   the ratio 1 : 3 : 30 : 97, scaled so that the classes spend the budget;
+//   a page starts in the second class and moves one class faster when at
+//   least 80% of its last n visits saw a change, one slower when at most
+//   20% did (n = 3/2/2/1 from the fastest class), n new visits after a move.
+// Neither spends a discovery share: they are the schemes as deployed.
+enum class RevisitPolicy { kOptimal, kUniform, kProportional, kAdaptive, kClasses };
 
 struct RevisitOptions {
   double budget = 1.0;             // fetches per second over the whole crawl (new + revisits)
@@ -66,13 +81,24 @@ class RevisitSchedule {
   void set_host_gap(std::uint32_t host, double gap_s);
 
   // A page fetched for the first time at `now` (seconds on any clock).
-  PageId add_page(std::uint32_t host, double weight, double prior_rate, double now);
+  // `yield`: its yield so far; for a page that counts only as a hub (weight
+  // 0: a feed, a sitemap, an out-of-scope page of a temporal crawl) the new
+  // URLs its first fetch found, without which no revisit would ever measure it.
+  PageId add_page(std::uint32_t host, double weight, double prior_rate, double now, double yield = 0);
 
   // A revisit at `now`: whether the main text changed since the previous
   // visit, and how many URLs never seen before the page links to.
   void record_visit(PageId page, double now, bool changed, std::size_t new_urls);
 
+  // A visit that cannot be compared with the one before (nothing known of
+  // the earlier content): no observation, the page's clock starts again.
+  void rebase(PageId page, double now);
+
   void set_weight(PageId page, double weight);
+  // The prior change rate of a page (its estimate before it has a history).
+  void set_prior_rate(PageId page, double rate);
+  double last_visit(PageId page) const { return pages_[page].last_visit; }
+  void set_budget(double fetches_per_second) { options_.budget = fetches_per_second; }
   void set_new_url_rate(double fetches_per_second) { new_url_rate_ = fetches_per_second; }
 
   // Re-estimates every rate and shares out the budget again.
@@ -96,6 +122,7 @@ class RevisitSchedule {
  private:
   struct Page {
     std::uint32_t host = 0;
+    float interval = 0;  // kAdaptive: seconds between visits (0: not set yet)
     double weight = 1;
     double prior_rate = 0;
     double last_visit = 0;
@@ -107,6 +134,7 @@ class RevisitSchedule {
     // seconds, negative when the visit saw a change), older ones folded.
     std::array<float, kKeptObservations> recent{};
     std::uint8_t kept = 0, oldest = 0;
+    std::uint8_t klass = 1, since_move = 0;  // kClasses: the class and visits since it was set
     FoldedVisits folded;
   };
   struct Due {
@@ -116,12 +144,19 @@ class RevisitSchedule {
     bool operator>(const Due& o) const { return at > o.at; }
   };
   void schedule(PageId page);
+  // kAdaptive and kClasses: a visit moves the page's interval or class.
+  void adapt(Page& p, bool changed);
+  void resolve_deployed(double budget);
+  // The newest `n` visits of a page (at most those kept), newest first: changed or not.
+  int recent_changes(const Page& p, int n) const;
 
   RevisitOptions options_;
   std::vector<Page> pages_;
   std::vector<double> host_caps_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> heap_;
   double new_url_rate_ = 0;
+  double class_base_s_ = 0;  // kClasses: the fastest class's interval
+  double provisional_ = 0;   // the last resolve's budget per page: a new page's frequency until the next
 };
 
 }  // namespace cronista::revisit

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "temporal/chronon.h"
@@ -43,6 +44,9 @@ struct TextDocument {
   std::string base_href;  // <base href>, if any
   // Creation/publication date found in the document itself (<meta>, <time>).
   std::optional<Date> dct;
+  // <link rel="alternate" href type>: (href as written, type), in order
+  // (feeds of the page: application/rss+xml, application/atom+xml).
+  std::vector<std::pair<std::string, std::string>> alternates;
 
   // Maps a text offset back to an input offset (identity for plain text).
   std::size_t source_offset(std::size_t text_offset) const {

@@ -739,9 +739,13 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
       case GUMBO_TAG_META:
         read_meta(e, dates);
         break;
-      case GUMBO_TAG_LINK:
-        if (ascii_lower(trim(attribute(e, "rel"))) == "canonical") set_first(dates.url, url_date(attribute(e, "href")));
+      case GUMBO_TAG_LINK: {
+        const std::string rel = ascii_lower(trim(attribute(e, "rel")));
+        if (rel == "canonical") set_first(dates.url, url_date(attribute(e, "href")));
+        if (rel == "alternate" && has_attribute(e, "href"))
+          doc.alternates.emplace_back(std::string(trim(attribute(e, "href"))), std::string(trim(attribute(e, "type"))));
         break;
+      }
       case GUMBO_TAG_SCRIPT:
         {
           const std::string code = node_text(node);

@@ -15,7 +15,7 @@ using testing::TestServer;
 std::map<std::uint64_t, FetchResponse> fetch_all(Fetcher& f, const std::vector<std::string>& urls) {
   std::map<std::uint64_t, FetchResponse> out;
   std::uint64_t token = 1;
-  for (const auto& u : urls) f.start(FetchRequest{token++, u, false});
+  for (const auto& u : urls) f.start(FetchRequest{token++, u, false, {}});
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (f.in_flight() > 0 && std::chrono::steady_clock::now() < deadline)
     f.run_once(std::chrono::milliseconds(50), [&](FetchResponse&& r) { out[r.token] = std::move(r); });

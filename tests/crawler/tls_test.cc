@@ -62,7 +62,7 @@ class TlsServer {
 
 FetchResponse fetch_one(const FetcherOptions& options, const std::string& url) {
   Fetcher f(options);
-  f.start(FetchRequest{1, url, false});
+  f.start(FetchRequest{1, url, false, {}});
   FetchResponse out;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (f.in_flight() > 0 && std::chrono::steady_clock::now() < deadline)

@@ -122,5 +122,85 @@ TEST(RevisitSchedule, TheOptimumAbandonsAPageChangingFarFasterThanTheBudgetFollo
   EXPECT_GT(s.frequency(calm), 0.0);
 }
 
+// Two pages on two hosts under `policy`, the schedule solved once.
+struct TwoPages {
+  RevisitSchedule s;
+  RevisitSchedule::PageId a, b;
+};
+TwoPages two_pages(RevisitPolicy policy, double budget) {
+  RevisitOptions o = options(budget);
+  o.policy = policy;
+  TwoPages t{RevisitSchedule(o), 0, 0};
+  t.a = t.s.add_page(0, 1, 1.0 / 600, 0);
+  t.b = t.s.add_page(1, 1, 1.0 / 600, 0);
+  t.s.resolve();
+  return t;
+}
+
+TEST(RevisitSchedule, TheNutchLikeScheduleStretchesAStillPageAndShrinksAChangingOne) {
+  TwoPages t = two_pages(RevisitPolicy::kAdaptive, 0.1);
+  RevisitSchedule& s = t.s;
+  const auto still = t.a, busy = t.b;
+  // Two pages at 0.1 fetches/s: the uniform interval, 20 s, raised to the 60 s floor.
+  EXPECT_NEAR(1 / s.frequency(still), 60, 1e-3);
+  s.record_visit(still, 60, false, 0);
+  s.record_visit(busy, 60, true, 0);
+  EXPECT_NEAR(1 / s.frequency(still), 60 * 1.4, 1e-3);
+  EXPECT_NEAR(1 / s.frequency(busy), 60, 1e-3);  // 48 s is below the floor
+  s.record_visit(still, 144, false, 0);
+  EXPECT_NEAR(1 / s.frequency(still), 60 * 1.4 * 1.4, 1e-3);
+  EXPECT_NEAR(s.due(still), 144 + 60 * 1.4 * 1.4, 1e-3);
+}
+
+TEST(RevisitSchedule, TheFourClassesSpendTheBudgetAndMoveAPageByItsRecentChanges) {
+  TwoPages t = two_pages(RevisitPolicy::kClasses, 1.0);
+  RevisitSchedule& s = t.s;
+  const auto a = t.a, b = t.b;
+  // Both in the second class: together they spend the whole revisit budget.
+  EXPECT_NEAR(s.frequency(a) + s.frequency(b), s.revisit_budget(), 1e-9);
+  const double second = s.frequency(a);
+  // Two visits that both saw a change (n = 2 in the second class): one class faster, 3×.
+  s.record_visit(a, 10, true, 0);
+  EXPECT_NEAR(s.frequency(a), second, 1e-9);
+  s.record_visit(a, 20, true, 0);
+  EXPECT_NEAR(s.frequency(a), 3 * second, 1e-9);
+  // Two that saw none: one class slower, 30 : 3.
+  s.record_visit(b, 10, false, 0);
+  s.record_visit(b, 20, false, 0);
+  EXPECT_NEAR(s.frequency(b), second / 10, 1e-9);
+}
+
+TEST(RevisitSchedule, APageThatCountsOnlyAsAHubIsRevisitedByTheYieldOfItsFirstFetch) {
+  RevisitSchedule s(options(1.0));
+  const auto page = s.add_page(0, 1, 1.0 / 600, 0);
+  const auto feed = s.add_page(1, 0, 1.0 / 600, 0, 12);   // a feed that listed 12 new URLs
+  const auto other = s.add_page(2, 0, 1.0 / 600, 0, 0);   // out of scope, announcing nothing
+  s.resolve();
+  EXPECT_GT(s.frequency(page), 0);
+  EXPECT_GT(s.frequency(feed), 0);
+  EXPECT_EQ(s.frequency(other), 0);
+  // Two hubs alike at first; the one whose revisits find nothing new loses
+  // its share to the one that keeps announcing.
+  const auto live = s.add_page(3, 0, 1.0 / 600, 0, 12);
+  for (int i = 1; i <= 5; ++i) {
+    s.record_visit(feed, 60.0 * i, false, 0);
+    s.record_visit(live, 60.0 * i, false, 12);
+  }
+  s.resolve();
+  EXPECT_LT(s.yield(feed), 12 * 0.2);
+  EXPECT_LT(s.frequency(feed), s.frequency(live) / 2);
+}
+
+TEST(RevisitSchedule, APageWithoutHistoryIsEstimatedAtItsPriorUntilItsVisitsSaySomething) {
+  RevisitSchedule s(options(1.0));
+  const auto id = s.add_page(0, 1, 1.0 / 86400, 0);
+  EXPECT_NEAR(s.estimated_rate(id), 1.0 / 86400, 1e-9);
+  s.set_prior_rate(id, 1.0 / 600);
+  EXPECT_NEAR(s.estimated_rate(id), 1.0 / 600, 1e-9);
+  // Twenty visits a minute apart that saw nothing pull it well below the prior.
+  for (int i = 1; i <= 20; ++i) s.record_visit(id, 60.0 * i, false, 0);
+  EXPECT_LT(s.estimated_rate(id), 1.0 / 1200);
+}
+
 }  // namespace
 }  // namespace cronista::revisit

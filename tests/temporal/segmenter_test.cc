@@ -296,7 +296,7 @@ TEST(Segmenter, EmptyAndBlankTexts) {
   const auto segs = run(blank, {});
   ASSERT_EQ(segs.size(), 1u);
   expect_tiling(blank, segs, 0);
-  const TextDocument no_blocks{"Texto sem blocos declarados. Em 2001 algo mudou.", {}, {}, {}, "", "", std::nullopt};
+  const TextDocument no_blocks{"Texto sem blocos declarados. Em 2001 algo mudou.", {}, {}, {}, "", "", std::nullopt, {}};
   const auto two = run(no_blocks, {expr(no_blocks.text, "2001", {Chronon::of_year(2001)})});
   EXPECT_EQ(two.size(), 1u);
   expect_tiling(no_blocks, two, 1);

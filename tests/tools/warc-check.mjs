@@ -55,6 +55,17 @@ for await (const record of new WARCParser(createReadStream(file), { parseHttp: f
     problems.push(`${where}: Content-Length ${h.get('Content-Length')} but block of ${block.length} bytes`);
   if (h.get('WARC-Block-Digest') !== sha1(block))
     problems.push(`${where}: WARC-Block-Digest ${h.get('WARC-Block-Digest')} but the block hashes to ${sha1(block)}`);
+  if (record.warcType === 'revisit') {
+    // WARC 1.1 §6.7: a profile, the record it refers to, an HTTP head only.
+    const profile = h.get('WARC-Profile') ?? '';
+    if (!/^http:\/\/netpreserve\.org\/warc\/1\.1\/revisit\/(identical-payload-digest|server-not-modified)$/.test(profile))
+      problems.push(`${where}: WARC-Profile '${profile}'`);
+    if (!h.get('WARC-Refers-To-Target-URI') || !h.get('WARC-Refers-To-Date'))
+      problems.push(`${where}: no WARC-Refers-To-Target-URI or WARC-Refers-To-Date`);
+    if (profile.endsWith('identical-payload-digest') && !h.get('WARC-Payload-Digest'))
+      problems.push(`${where}: identical-payload-digest without WARC-Payload-Digest`);
+    if (headEnd(block) !== block.length) problems.push(`${where}: the block is not an HTTP head alone`);
+  }
   if (record.warcType === 'response') {
     const end = headEnd(block);
     if (end < 0) problems.push(`${where}: no end of HTTP head`);

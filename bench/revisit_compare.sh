@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Revisit policies compared on the living sample web (docs/living-web.md):
+# `cronista crawl --revisit` with each policy against a fresh server of the
+# same living web (its clock starts with each crawl), at the same budget
+# (--fetch-rate) and per-host gap (--delay-ms); then `eval-revisit` scores
+# each server's request log and replays the reference policies (the
+# optimum with the true rates, uniform, Nutch and StormCrawler with a
+# main-content hash, the four classes, two tiers) at the same budget and
+# gap. The crawl starts from every URL of the collection (the living truth's
+# pages, not the articles published later, which the crawl must find on
+# their hubs), so the collection is crawled once within the first minute at
+# the default budget; the window scored starts after that (--warmup seconds
+# after the start) and ends with the crawl (--run-for).
+# Prints one row per run: time-averaged freshness and age, discovery
+# latency p90 of the articles published in the window, and the share of
+# them fetched; then the measured freshness over the simulated optimum's.
+#
+#   bench/revisit_compare.sh                          seed 1 and seed 7, 600 s each
+#   bench/revisit_compare.sh --seeds "1" --run-for 300 --pages 300
+#   bench/revisit_compare.sh --policies "optimal uniform"
+#   bench/revisit_compare.sh --keep                   keep the work folder
+#
+# Options: --pages N (content pages of the web, default 400), --seeds "S…"
+# (default "1 7"), --run-for S (default 600), --warmup S (default 120),
+# --budget R (requests/s, default 10), --delay-ms D (default 100),
+# --policies "P…" (default: optimal uniform proportional classes adaptive),
+# --port P (default 18590). Needs build/cronista; CRONISTA_BIN overrides it.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${CRONISTA_BIN:-$here/build/cronista}"
+pages=400
+seeds="1 7"
+run_for=600
+warmup=120
+budget=10
+delay_ms=100
+policies="optimal uniform proportional classes adaptive"
+port=18590
+keep=0
+while (($#)); do
+  case "$1" in
+    --pages) pages="$2"; shift 2 ;;
+    --seeds) seeds="$2"; shift 2 ;;
+    --run-for) run_for="$2"; shift 2 ;;
+    --warmup) warmup="$2"; shift 2 ;;
+    --budget) budget="$2"; shift 2 ;;
+    --delay-ms) delay_ms="$2"; shift 2 ;;
+    --policies) policies="$2"; shift 2 ;;
+    --port) port="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "revisit_compare: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$bin" ]] || { echo "revisit_compare: $bin not found; run scripts/setup first" >&2; exit 1; }
+((warmup < run_for)) || { echo "revisit_compare: --warmup must be shorter than --run-for" >&2; exit 2; }
+
+work="$(mktemp -d /tmp/cronista-revisit-compare.XXXXXX)"
+server_pid=""
+stop_server() {
+  if [[ -n "$server_pid" ]]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=""
+  fi
+}
+cleanup() {
+  stop_server
+  if ((keep)); then echo "revisit_compare: kept $work" >&2; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+# The figures of one run from eval-revisit's figures.csv: freshness, age,
+# latency p90, share of new articles fetched (columns found by name).
+figures() {  # CSV RUN-NAME
+  python3 - "$1" "$2" <<'EOF'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["run"] != sys.argv[2] or r["class"] != "all":
+        continue
+    published, never = int(r["published"] or 0), int(r["never"] or 0)
+    fetched = f"{(published - never) / published:.3f}" if published else "-"
+    print(f'{float(r["freshness"]):.4f} {float(r["age_s"]):.1f} {r["latency_p90_s"] or "-"} {fetched}')
+    break
+EOF
+}
+
+for seed in $seeds; do
+  web="$work/web-$seed"
+  echo "revisit_compare: seed $seed: generating a living web of $pages pages, $run_for s of changes" >&2
+  "$bin" sample-web generate --out "$web" --pages "$pages" --seed "$seed" --port "$port" --living \
+    --duration "$run_for" 2>"$work/generate-$seed.log"
+  seeds_file="$web/collection.txt"
+  # The collection is crawled once from its URL list (every page of the
+  # living truth), so that the window measures revisits and the discovery
+  # of new articles, not the first discovery of the static web.
+  python3 -c '
+import json, sys
+for line in open(sys.argv[1]).read().splitlines()[1:]:
+    page = json.loads(line)
+    if "url" in page and "published" not in page:  # articles appear later, found on their hubs
+        print(page["url"])' "$web/living.jsonl" >"$seeds_file"
+
+  for policy in $policies; do
+    log="$web/requests-$policy.log"
+    rm -f "$log" "$work/ready"
+    "$bin" sample-web serve --root "$web" --living --request-log "$log" --ready-file "$work/ready" \
+      2>"$work/serve-$seed-$policy.log" &
+    server_pid=$!
+    for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
+    [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; cat "$work/serve-$seed-$policy.log" >&2; exit 1; }
+    echo "revisit_compare: seed $seed: crawl --revisit --revisit-policy $policy for ${run_for}s" >&2
+    "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
+      --revisit --revisit-policy "$policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
+      2>"$work/crawl-$seed-$policy.log" || { cat "$work/crawl-$seed-$policy.log" >&2; exit 1; }
+    stop_server
+    grep -E "^(pages downloaded|requests|stopped)" "$work/crawl-$seed-$policy.log" | sed "s/^/  $policy: /" >&2
+  done
+
+  # Every crawl's log scored over the same window, and the references simulated once.
+  echo "revisit_compare: seed $seed: eval-revisit over ${warmup}..${run_for} s" >&2
+  for policy in $policies; do
+    "$bin" eval-revisit --truth "$web/living.jsonl" --log "$web/requests-$policy.log" --window "$warmup..$run_for" \
+      --out "$web/eval-$policy" >/dev/null 2>"$work/eval-$seed-$policy.log"
+  done
+  "$bin" eval-revisit --truth "$web/living.jsonl" --window "$warmup..$run_for" --budget "$budget" \
+    --delay-ms "$delay_ms" --simulate optimal --simulate uniform --simulate proportional --simulate nutch-main \
+    --simulate storm-main --simulate barbosa --simulate two-tiers --out "$web/eval-sim" >/dev/null \
+    2>"$work/eval-$seed-sim.log"
+
+  echo
+  echo "## seed $seed: $pages pages, budget $budget requests/s, gap $delay_ms ms, window ${warmup}..${run_for} s"
+  printf '%-22s %10s %10s %12s %10s\n' run freshness age_s p90_s fetched
+  read -r opt_f _ < <(figures "$web/eval-sim/figures.csv" optimal)
+  for policy in $policies; do
+    read -r f a p s < <(figures "$web/eval-$policy/figures.csv" measured)
+    printf '%-22s %10s %10s %12s %10s\n' "crawl $policy" "$f" "$a" "$p" "$s"
+  done
+  for ref in optimal uniform proportional nutch-main storm-main barbosa two-tiers; do
+    read -r f a p s < <(figures "$web/eval-sim/figures.csv" "$ref")
+    printf '%-22s %10s %10s %12s %10s\n' "simulated $ref" "$f" "$a" "$p" "$s"
+  done
+  for policy in $policies; do
+    read -r f _ < <(figures "$web/eval-$policy/figures.csv" measured)
+    python3 -c "import sys; f, o = sys.argv[1:3]; print(f'crawl {sys.argv[3]}: {float(f) / float(o):.3f} x the optimum with true rates')" \
+      "$f" "$opt_f" "$policy" 2>/dev/null || true
+  done
+done

@@ -1,0 +1,564 @@
+// `crawl --revisit` against real servers on loopback: change detection on
+// the main text of noisy pages, conditional requests and 304s, Last-Modified
+// headers proven wrong by the content, WARC revisit records read back by our
+// reader and by warcio.js, and a revisit crawl killed with -9 and resumed.
+#include <gtest/gtest.h>
+
+#include <ctime>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "crawler/crawl.h"
+#include "crawler/crawl_support.h"
+#include "crawler/warc.h"
+#include "crawler/warcio_check.h"
+
+namespace cronista {
+namespace {
+
+using testing::count;
+using testing::rows;
+using testing::Site;
+using testing::SitePage;
+using testing::TempDir;
+
+// Three news texts of about 80 words each, far apart in content: a page
+// whose main text moves from one to the next has changed.
+const char* const kArticles[] = {
+    "O Ministério da Agricultura anunciou ontem um novo programa de apoio aos pequenos produtores de leite do "
+    "interior do estado. Segundo o secretário, as cooperativas da região receberão crédito a juros reduzidos "
+    "durante os próximos três anos, e os técnicos visitarão cada propriedade para orientar a modernização dos "
+    "equipamentos. Os produtores ouvidos pela reportagem disseram que a medida chega tarde, depois de duas "
+    "safras ruins, mas reconheceram que o prazo de pagamento é mais longo do que o dos bancos privados.",
+    "A câmara municipal aprovou na sessão de terça-feira o projeto que reorganiza as linhas de ônibus do centro "
+    "da cidade. A proposta reduz o número de paradas na avenida principal, cria um corredor exclusivo entre a "
+    "estação ferroviária e o hospital e amplia o horário noturno nos bairros da zona norte. Os vereadores da "
+    "oposição criticaram a falta de audiências públicas, enquanto a associação de moradores pediu que as "
+    "mudanças sejam avaliadas depois de seis meses de funcionamento.",
+    "O festival de teatro de inverno começa amanhã com vinte e três espetáculos em cinco palcos espalhados pela "
+    "cidade velha. A organização espera receber mais de quarenta mil espectadores ao longo de duas semanas, "
+    "muitos deles vindos de outros países da América do Sul. Entre as estreias estão uma adaptação de um "
+    "romance de Machado de Assis e uma peça escrita por estudantes da universidade federal, que será "
+    "apresentada ao ar livre na praça da matriz, com entrada gratuita para todos.",
+};
+
+std::string http_date(std::time_t t) {
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char b[64];
+  std::strftime(b, sizeof b, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+  return b;
+}
+
+// A page: the main text in <main>, page furniture around it.
+std::string news_page(const std::string& main, const std::string& furniture = "") {
+  return testing::html("<header>Jornal da Tarde</header><main><p>" + main + "</p></main>" + furniture);
+}
+
+// Requests as the servers saw them, with their validators.
+struct Seen {
+  std::string path, if_none_match, if_modified_since;
+};
+
+class RequestLog {
+ public:
+  void add(const httplib::Request& req) {
+    std::lock_guard lk(mu_);
+    seen_.push_back({req.path, req.get_header_value("If-None-Match"), req.get_header_value("If-Modified-Since")});
+  }
+  // How many requests for `path` carried If-Modified-Since.
+  std::size_t conditional(const std::string& path) const {
+    std::size_t n = 0;
+    for (const Seen& s : of(path)) n += s.if_modified_since.empty() ? 0 : 1;
+    return n;
+  }
+  std::vector<Seen> of(const std::string& path) const {
+    std::lock_guard lk(mu_);
+    std::vector<Seen> out;
+    for (const Seen& s : seen_)
+      if (s.path == path) out.push_back(s);
+    return out;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<Seen> seen_;
+};
+
+// The test web: one site with an index, a noisy page whose main text never
+// changes, a news page whose main text changes on every request, an honest
+// page with validators and 304s, and a static page without validators;
+// and two hosts whose Last-Modified lies (one keeps it while the text
+// changes, one sends the time of the request).
+struct Web {
+  Site site{"127.0.0.1"};
+  Site fixed_liar{"127.0.0.3"};
+  Site clock_liar{"127.0.0.4"};
+  RequestLog log;
+  std::mutex mu;
+  int visits = 0, news_version = 0, liar_version = 0;
+  const std::string honest_etag = "\"h-1\"";
+  const std::string honest_modified = http_date(std::time(nullptr) - 86400);
+  const std::string fixed_modified = http_date(std::time(nullptr) - 3 * 86400);
+
+  Web() {
+    site.http().Get("/noisy", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      std::lock_guard lk(mu);
+      ++visits;
+      const auto now = std::chrono::system_clock::now().time_since_epoch();
+      res.set_content(news_page(kArticles[0], "<aside>Mais lidas: " + std::string(kArticles[visits % 3]).substr(0, 60) +
+                                                  "</aside><footer>Visitas: " + std::to_string(visits) + ". Hora: " +
+                                                  std::to_string(now.count()) + "</footer>"),
+                      "text/html; charset=utf-8");
+    });
+    site.http().Get("/news", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      std::lock_guard lk(mu);
+      res.set_content(news_page(kArticles[news_version++ % 3]), "text/html; charset=utf-8");
+    });
+    site.http().Get("/honest", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      res.set_header("ETag", honest_etag);
+      res.set_header("Last-Modified", honest_modified);
+      if (req.get_header_value("If-None-Match") == honest_etag) {
+        res.status = 304;
+        return;
+      }
+      res.set_content(news_page(kArticles[1]), "text/html; charset=utf-8");
+    });
+    site.http().Get("/static", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      res.set_content(news_page(kArticles[2]), "text/html; charset=utf-8");
+    });
+    fixed_liar.http().Get("/fixed", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      std::lock_guard lk(mu);
+      res.set_header("Last-Modified", fixed_modified);
+      res.set_content(news_page(kArticles[liar_version++ % 3]), "text/html; charset=utf-8");
+    });
+    clock_liar.http().Get("/clock", [this](const httplib::Request& req, httplib::Response& res) {
+      log.add(req);
+      res.set_header("Last-Modified", http_date(std::time(nullptr)));
+      res.set_content(news_page(kArticles[0]), "text/html; charset=utf-8");
+    });
+    fixed_liar.start();
+    clock_liar.start();
+    site.page("/", news_page("Índice do jornal. <a href=\"/noisy\">noisy</a> <a href=\"/news\">news</a> "
+                             "<a href=\"/honest\">honest</a> <a href=\"/static\">static</a> <a href=\"" +
+                             fixed_liar.url("/fixed") + "\">fixed</a> <a href=\"" + clock_liar.url("/clock") +
+                             "\">clock</a>"));
+    site.start();
+  }
+};
+
+constexpr int kPages = 7;  // the index and the six pages it links
+constexpr int kHosts = 3;  // each asked for /sitemap.xml (a 404 here), a download of its own
+
+// Downloads in history that are pages of the test web (not the /sitemap.xml 404s).
+std::int64_t pages_downloaded(const std::string& db, bool distinct = false) {
+  return count(db, std::string("SELECT COUNT(") + (distinct ? "DISTINCT url" : "*") +
+                       ") FROM history WHERE url NOT LIKE '%/sitemap.xml'");
+}
+
+crawler::CrawlOptions revisit_options(const TempDir& tmp, const Web& web, std::int64_t fetches) {
+  auto o = testing::test_options(tmp, {web.site.url("/")});
+  o.revisit = true;
+  // Uniform spreads the budget evenly, so every page gets its share of the
+  // requests whatever the estimates; the policies are the schedule's tests.
+  o.revisit_policy = revisit::RevisitPolicy::kUniform;
+  o.fetch_rate = 10;
+  o.max_fetches = fetches;
+  return o;
+}
+
+// Revisit rows of one URL, in order: "status|changed".
+std::vector<std::string> revisits_of(const std::string& db, const std::string& url) {
+  return rows(db, "SELECT status || '|' || coalesce(changed, 'NULL') FROM pages WHERE revisit = 1 AND url = '" + url +
+                      "' ORDER BY id");
+}
+
+// The revisits of one URL, at least `at_least` of them, each "status|changed" as `each`.
+std::vector<std::string> expect_revisits(const std::string& db, const std::string& url, std::size_t at_least,
+                                         const std::string& each) {
+  const auto got = revisits_of(db, url);
+  EXPECT_GE(got.size(), at_least) << url;
+  for (const auto& r : got) EXPECT_EQ(r, each) << url;
+  return got;
+}
+
+// The test web served and crawled with revisits for `fetches` requests (a WARC too when asked).
+struct RevisitRun {
+  Web web;
+  TempDir tmp;
+  crawler::CrawlOptions o;
+  Result<crawler::CrawlSummary> sum;
+  RevisitRun(std::int64_t fetches, bool warc)
+      : o(options(tmp, web, fetches, warc)), sum(crawler::run_crawl(o, nullptr)) {}
+  static crawler::CrawlOptions options(const TempDir& tmp, const Web& web, std::int64_t fetches, bool warc) {
+    auto o = revisit_options(tmp, web, fetches);
+    if (warc) o.warc = (tmp / "c.warc.gz").string();
+    return o;
+  }
+};
+
+TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted) {
+  RevisitRun run(kPages * 7, false);
+  const Web& web = run.web;
+  const auto& o = run.o;
+  auto& sum = run.sum;
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  EXPECT_EQ(sum->end_reason, "max-fetches");
+  EXPECT_EQ(sum->total_pages, kPages + kHosts);
+  const std::string db = o.db;
+  // Each page downloaded once; the revisits are pages rows outside history.
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  EXPECT_EQ(pages_downloaded(db, true), kPages);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/sitemap.xml'"), kHosts);
+
+  // Clock, counter and rotating box are furniture: never a change.
+  expect_revisits(db, web.site.url("/noisy"), 2, "200|0");
+  // New main text on every request: a change every time.
+  expect_revisits(db, web.site.url("/news"), 2, "200|1");
+  // The honest page: every revisit conditional, every answer a 304.
+  const auto honest = expect_revisits(db, web.site.url("/honest"), 2, "304|0");
+  const auto honest_seen = web.log.of("/honest");
+  ASSERT_EQ(honest_seen.size(), honest.size() + 1);
+  EXPECT_EQ(honest_seen[0].if_none_match, "");
+  for (std::size_t i = 1; i < honest_seen.size(); ++i) {
+    EXPECT_EQ(honest_seen[i].if_none_match, web.honest_etag);
+    EXPECT_EQ(honest_seen[i].if_modified_since, web.honest_modified);
+  }
+  EXPECT_EQ(sum->not_modified, static_cast<std::int64_t>(honest.size()));
+
+  // Last-Modified kept while the text changed: asked once, then no more.
+  const auto fixed_seen = web.log.of("/fixed");
+  EXPECT_EQ(web.log.conditional("/fixed"), 1u)
+      << "If-Modified-Since sent again to a host whose Last-Modified was proven wrong";
+  const auto fixed_rows = expect_revisits(db, web.fixed_liar.url("/fixed"), 2, "200|1");
+  EXPECT_EQ(fixed_seen.size(), fixed_rows.size() + 1);
+
+  // Last-Modified always the time of the request on a text that stays: once
+  // seen moving without a change, it is no longer sent.
+  const auto clock_rows = expect_revisits(db, web.clock_liar.url("/clock"), 4, "200|0");
+  const auto clock_seen = web.log.of("/clock");
+  EXPECT_EQ(clock_seen.size(), clock_rows.size() + 1);
+  const std::size_t clock_conditional = web.log.conditional("/clock");
+  // Within one second of the first download the header has not moved yet,
+  // so a request or two may still carry it; the rest must not.
+  EXPECT_LE(clock_conditional, 2u);
+  EXPECT_FALSE(clock_seen.back().if_modified_since.size()) << "the last request still trusted the clock";
+
+  // The summary counts what the database holds.
+  EXPECT_EQ(sum->revisits, count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"));
+  EXPECT_EQ(sum->changed, count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 1"));
+  // Every visit of an analysed page carries its main text's signature.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE status = 200 AND main_hash IS NULL"), 0);
+  EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT main_hash) FROM pages WHERE url = '" + web.site.url("/noisy") + "'"), 1);
+}
+
+TEST(RevisitCrawl, UnchangedContentIsWrittenAsWarcRevisitRecords) {
+  RevisitRun run(kPages * 5, true);
+  const Web& web = run.web;
+  const auto& o = run.o;
+  const TempDir& tmp = run.tmp;
+  ASSERT_TRUE(run.sum.ok()) << run.sum.status().message();
+
+  auto reader = crawler::WarcReader::open(o.warc);
+  ASSERT_TRUE(reader.ok()) << reader.status().message();
+  std::vector<std::string> errors;
+  (*reader)->on_error = [&](const std::string& e) { errors.push_back(e); };
+  std::map<std::string, int> responses, not_modified, identical;
+  std::string static_digest, static_revisit_digest;
+  crawler::WarcRecord rec;
+  while ((*reader)->next(&rec)) {
+    const std::string uri = rec.header("WARC-Target-URI");
+    if (rec.type == "response") {
+      ++responses[uri];
+      if (uri == web.site.url("/static")) static_digest = rec.header("WARC-Payload-Digest");
+    }
+    if (rec.type != "revisit") continue;
+    EXPECT_EQ(rec.header("WARC-Refers-To-Target-URI"), uri);
+    EXPECT_FALSE(rec.header("WARC-Refers-To-Date").empty());
+    auto http = crawler::parse_http_response(rec.block);
+    ASSERT_TRUE(http.ok()) << http.status().message();
+    EXPECT_TRUE(http->body.empty());
+    const std::string profile = rec.header("WARC-Profile");
+    if (profile == "http://netpreserve.org/warc/1.1/revisit/server-not-modified") {
+      ++not_modified[uri];
+      EXPECT_EQ(http->status, 304);
+    } else {
+      EXPECT_EQ(profile, "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest");
+      ++identical[uri];
+      EXPECT_EQ(http->status, 200);
+      if (uri == web.site.url("/static")) static_revisit_digest = rec.header("WARC-Payload-Digest");
+    }
+  }
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  const std::string honest = web.site.url("/honest"), stat = web.site.url("/static");
+  // One full copy of each unchanged page, revisit records after it.
+  EXPECT_EQ(responses[honest], 1);
+  EXPECT_EQ(not_modified[honest], static_cast<int>(revisits_of(o.db, honest).size()));
+  EXPECT_GE(not_modified[honest], 1);
+  EXPECT_EQ(responses[stat], 1);
+  EXPECT_GE(identical[stat], 1);
+  EXPECT_EQ(static_revisit_digest, static_digest);
+  // Pages whose bytes differ each time (a clock in the footer) get full
+  // records, changed or not.
+  EXPECT_EQ(responses[web.site.url("/noisy")], 1 + static_cast<int>(revisits_of(o.db, web.site.url("/noisy")).size()));
+  EXPECT_EQ(identical[web.site.url("/noisy")], 0);
+
+  const auto check = testing::run_warcio_check(o.warc, tmp);
+  if (!check.missing.empty()) GTEST_SKIP() << "warcio.js check not run: " << check.missing;
+  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_NE(check.output.find("\"revisit\""), std::string::npos) << check.output;
+}
+
+TEST(RevisitCrawl, TheReportHasAFreshnessSectionForARevisitCrawl) {
+  RevisitRun run(kPages * 5, false);
+  const auto& o = run.o;
+  const TempDir& tmp = run.tmp;
+  ASSERT_TRUE(run.sum.ok()) << run.sum.status().message();
+  auto r = testing::run_cronista({"report", "--db", o.db, "--format", "json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("8.3")) << r.out.substr(0, 400);
+  const auto& f = j["8.3"];
+  EXPECT_EQ(f["pages revisited or scheduled"]["value"], kPages);
+  EXPECT_EQ(f["revisits"]["value"], count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"));
+  EXPECT_EQ(f["revisits that found a change"]["value"],
+            count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 1"));
+  EXPECT_EQ(f["revisits answered 304"]["value"], count(o.db, "SELECT COUNT(*) FROM pages WHERE status = 304"));
+  const double freshness = f["estimated freshness now"]["value"];
+  EXPECT_GT(freshness, 0.0);
+  EXPECT_LE(freshness, 1.0);
+  // The two pages whose main text changed on every visit, a second or so
+  // apart, are estimated to change within minutes; the others, never seen
+  // changing, keep rates near the pooled prior (a few changes over a day and
+  // a few seconds of observation), far slower.
+  const auto& rates = j["8.4"];
+  EXPECT_EQ(rates["changes within 10 minutes"]["pages"], 2);
+  std::int64_t binned = 0;
+  for (auto& [bin, cells] : rates.items()) binned += cells["pages"].get<std::int64_t>();
+  EXPECT_EQ(binned, kPages);
+  // No revisit found a URL never seen: no hub.
+  EXPECT_TRUE(j["8.5"].empty());
+
+  const std::string html_out = (tmp / "r.html").string();
+  r = testing::run_cronista({"report", "--db", o.db, "--format", "html", "--out", html_out});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string page = testing::read_file(html_out);
+  EXPECT_NE(page.find("Freshness of the collection"), std::string::npos);
+  EXPECT_NE(page.find("mean interval between changes (estimated)"), std::string::npos);
+}
+
+// A site that announces its pages in a feed (found by <link rel="alternate">),
+// a sitemap index named by robots.txt and a /sitemap.xml: all are hubs.
+TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
+  Site site;
+  std::mutex mu;
+  int feed_visits = 0;
+  site.http().Get("/robots.txt", [&](const httplib::Request&, httplib::Response& res) {
+    res.set_content("User-agent: *\nAllow: /\nSitemap: " + site.url("/mapa.xml") + "\n", "text/plain");
+  });
+  // Each fetch of the feed announces one more article.
+  site.http().Get("/feed.xml", [&](const httplib::Request&, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    ++feed_visits;
+    std::string items;
+    for (int i = feed_visits; i >= 1; --i)
+      items += "<item><title>Artigo " + std::to_string(i) + "</title><link>" + site.url("/artigo/" + std::to_string(i)) +
+               "</link></item>";
+    res.set_content("<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>Últimas</title>" + items +
+                        "</channel></rss>",
+                    "application/rss+xml");
+  });
+  site.http().Get(R"(/artigo/(\d+))", [&](const httplib::Request& req, httplib::Response& res) {
+    res.set_content(news_page(std::string(kArticles[std::stoi(req.matches[1]) % 3])), "text/html; charset=utf-8");
+  });
+  SitePage home;
+  home.body = "<!DOCTYPE html><html lang=\"pt\"><head><meta charset=\"utf-8\"><title>Jornal</title>"
+              "<link rel=\"alternate\" type=\"application/rss+xml\" href=\"/feed.xml\"></head><body><main><p>" +
+              std::string(kArticles[0]) + "</p></main></body></html>";
+  site.page("/", home);
+  // Sitemaps name absolute URLs: written when asked, once the port is known.
+  auto xml = [&](std::string body) {
+    return [body = std::move(body), &site](const httplib::Request&, httplib::Response& res) {
+      std::string out = body;
+      for (std::size_t at; (at = out.find("ORIGIN")) != std::string::npos;) out.replace(at, 6, site.origin());
+      res.set_content(out, "text/xml");
+    };
+  };
+  site.http().Get("/mapa.xml", xml("<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><sitemap>"
+                                   "<loc>ORIGIN/mapa-1.xml</loc></sitemap></sitemapindex>"));
+  site.http().Get("/mapa-1.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+                                     "<loc>ORIGIN/pagina-a</loc></url><url><loc>ORIGIN/pagina-b</loc></url></urlset>"));
+  site.http().Get("/sitemap.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+                                      "<loc>ORIGIN/pagina-c</loc></url></urlset>"));
+  for (const char* p : {"/pagina-a", "/pagina-b", "/pagina-c"}) site.page(p, news_page(kArticles[1]));
+  site.start();
+
+  TempDir tmp;
+  auto o = testing::test_options(tmp, {site.url("/")});
+  o.revisit = true;
+  o.revisit_policy = revisit::RevisitPolicy::kUniform;
+  o.fetch_rate = 20;
+  o.max_fetches = 120;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const std::string db = o.db;
+  const auto downloaded = rows(db, "SELECT url FROM history");
+  const std::set<std::string> got(downloaded.begin(), downloaded.end());
+  for (const char* p : {"/", "/feed.xml", "/mapa.xml", "/mapa-1.xml", "/sitemap.xml", "/pagina-a", "/pagina-b",
+                        "/pagina-c", "/artigo/1"})
+    EXPECT_TRUE(got.count(site.url(p))) << p;
+  // The feed was revisited, and its revisits announced new articles, which were fetched.
+  expect_revisits(db, site.url("/feed.xml"), 2, "200|1");
+  EXPECT_EQ(count(db, "SELECT MIN(new_urls) FROM pages WHERE revisit = 1 AND url = '" + site.url("/feed.xml") + "'"), 1);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo/%'"), 2);
+  // Every article the feed announced is in the frontier or downloaded, none lost.
+  std::lock_guard lk(mu);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM urls WHERE url LIKE '%/artigo/%'"), feed_visits);
+}
+
+std::vector<std::string> crawl_args(const TempDir& tmp, const Web& web) {
+  return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / "c.db").string(),
+          "--delay-ms", "20", "--quiet", web.site.url("/")};
+}
+
+// Waits until a count reaches n (the database may not exist yet).
+void wait_for(const std::string& db, const std::string& sql, std::int64_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    const std::string v = testing::scalar(db, sql);
+    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) >= n) return;
+    if (std::chrono::steady_clock::now() >= deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures) {
+  Web web;
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto args = crawl_args(tmp, web);
+  for (const char* a : {"--revisit", "--revisit-policy", "uniform", "--fetch-rate", "10"}) args.push_back(a);
+  testing::Child first = testing::spawn_cronista(args, (tmp / "err1").string());
+  wait_for(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1", 10);
+  ::kill(first.pid, SIGKILL);
+  EXPECT_EQ(first.wait(), 128 + SIGKILL);
+  const std::int64_t before = count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1");
+  ASSERT_GE(before, 10) << testing::read_file(tmp / "err1");
+  const std::int64_t max_id = count(db, "SELECT MAX(id) FROM pages");
+  const std::size_t honest_before = web.log.of("/honest").size();
+
+  auto r = testing::run_cronista({"crawl", "--resume", "--db", db, "--max-fetches", "30", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("stopped: max-fetches"), std::string::npos) << r.err;
+  // Nothing downloaded twice as new; the revisits went on.
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  EXPECT_EQ(pages_downloaded(db, true), kPages);
+  const std::string after = " AND id > " + std::to_string(max_id);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1" + after), 20);
+  // The signatures came back: every revisit after the resume was compared.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed IS NULL" + after), 0);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 0 AND url = '" +
+                          web.site.url("/news") + "'"),
+            0);
+  // The validators came back: the honest page is still asked conditionally.
+  const auto honest = web.log.of("/honest");
+  ASSERT_GT(honest.size(), honest_before);
+  for (std::size_t i = honest_before; i < honest.size(); ++i) EXPECT_EQ(honest[i].if_none_match, web.honest_etag);
+  // And the Last-Modified found wrong before the kill stays distrusted.
+  EXPECT_EQ(web.log.conditional("/fixed"), 1u);
+}
+
+TEST(RevisitCrawl, ACrawlStartedWithoutRevisitsContinuesWithThem) {
+  Web web;
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista(crawl_args(tmp, web));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("stopped: frontier-empty"), std::string::npos) << r.err;
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 0);
+
+  r = testing::run_cronista({"crawl", "--resume", "--db", db, "--revisit", "--max-fetches", "21", "--fetch-rate", "10",
+                             "--revisit-policy", "uniform", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("revisits: "), std::string::npos) << r.err;
+  EXPECT_EQ(pages_downloaded(db), kPages);
+  // --max-fetches bounds the run's requests: revisits, and the hosts' /sitemap.xml.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE run_id = 2"), 21);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 21 - kHosts);
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed IS NULL"), 0);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND status = 304"), 1);
+}
+
+// A database written before the revisit columns existed (crawl schema 1) is
+// migrated when a crawl opens it, and continues with revisits.
+TEST(RevisitCrawl, ADatabaseOfCrawlSchema1GainsTheRevisitColumns) {
+  Web web;
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista(crawl_args(tmp, web));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  {
+    // Back to schema 1: the pages table without the six columns.
+    auto d = store::Database::open(db);
+    ASSERT_TRUE(d.ok()) << d.status().message();
+    for (const char* c : {"main_hash", "simhash", "main_words", "revisit", "changed", "new_urls"})
+      ASSERT_TRUE(d->exec(std::string("ALTER TABLE pages DROP COLUMN ") + c).ok()) << c;
+    ASSERT_TRUE(d->exec("UPDATE crawl_meta SET value = '1' WHERE key = 'schema_version'").ok());
+  }
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pragma_table_info('pages') WHERE name = 'main_hash'"), 0);
+
+  r = testing::run_cronista({"crawl", "--resume", "--db", db, "--revisit", "--max-fetches", "30", "--fetch-rate", "20",
+                             "--revisit-policy", "uniform", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(testing::scalar(db, "SELECT value FROM crawl_meta WHERE key = 'schema_version'"), "2");
+  // The rows of schema 1 have no signature: each page's first revisit sets
+  // its baseline (changed NULL), the later ones are compared with it.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 0 AND main_hash IS NOT NULL AND run_id = 1"), 0);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1"), 20);
+  const auto noisy = revisits_of(db, web.site.url("/noisy"));
+  ASSERT_GE(noisy.size(), 2u);
+  EXPECT_EQ(noisy[0], "200|NULL");
+  for (std::size_t i = 1; i < noisy.size(); ++i) EXPECT_EQ(noisy[i], "200|0");
+  // The validators of schema 1 rows are used: the honest page answers 304.
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE status = 304"), 1);
+  EXPECT_GE(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND changed = 1 AND url = '" +
+                          web.site.url("/news") + "'"),
+            1);
+}
+
+TEST(RevisitCrawl, BadValuesAndCombinationsAreOneLineUsageErrors) {
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  const std::vector<std::string> base = {"crawl", "--from", "1939", "--to", "1945", "--db", db, "http://127.0.0.1:9/"};
+  struct Case {
+    std::vector<std::string> extra;
+    std::string says;
+  } cases[] = {
+      {{"--revisit", "--run-for", "10x"}, "--run-for '10x'"},
+      {{"--revisit", "--run-for", "0s"}, "--run-for '0s'"},
+      {{"--revisit", "--run-for", "1h30"}, "--run-for '1h30'"},
+      {{"--revisit", "--revisit-policy", "fastest"}, "--revisit-policy 'fastest'"},
+      {{"--revisit-policy", "uniform"}, "--revisit-policy needs --revisit"},
+      {{"--revisit", "--fetch-rate", "-1"}, "--fetch-rate"},
+      {{"--revisit", "--max-fetches", "-3"}, "--max-fetches"},
+  };
+  for (const Case& c : cases) {
+    auto args = base;
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    auto r = testing::run_cronista(args);
+    EXPECT_EQ(r.exit_code, 2) << c.says << ": " << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << r.err;
+    EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(db)) << c.says;
+  }
+}
+
+}  // namespace
+}  // namespace cronista
