@@ -1,0 +1,124 @@
+#include "crawler/shared_work.h"
+
+#include <cstdio>
+
+#include "crawler/frontier.h"
+
+namespace cronista::crawler {
+
+namespace {
+using SteadyClock = std::chrono::steady_clock;
+// While the shared frontier does not answer, it is tried again this often.
+constexpr auto kRetryEvery = std::chrono::milliseconds(500);
+// Heartbeats (lease renewal, dead workers' URLs returned).
+constexpr auto kBeatEvery = std::chrono::seconds(1);
+}  // namespace
+
+void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
+                        std::uint8_t penalty) {
+  std::uint32_t& n = backlinks_[url];
+  if (count_backlink) ++n;
+  offers_.push_back(SharedUrl{url, host, priority_for(n, penalty)});
+}
+
+void SharedCrawl::failed(const Status& s) {
+  if (!failing_since_) {
+    failing_since_ = SteadyClock::now();
+    std::fprintf(stderr, "crawl: shared frontier unreachable (%s); pausing and retrying\n", s.message().c_str());
+  }
+  last_error_ = s.message();
+  next_try_ = SteadyClock::now() + kRetryEvery;
+}
+
+bool SharedCrawl::flush() {
+  if (!offers_.empty()) {
+    if (Status s = work_->add(offers_); !s.ok()) return failed(s), false;
+    offers_.clear();
+  }
+  while (!completions_.empty()) {
+    const Finished& f = completions_.back();
+    if (Status s = work_->complete(f.claim, f.downloaded); !s.ok()) return failed(s), false;
+    completions_.pop_back();
+  }
+  return true;
+}
+
+void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
+  const auto now = SteadyClock::now();
+  if (now < next_try_) return;
+  if (!flush()) return;
+  if (now >= next_beat_) {
+    std::vector<SharedClaim> held;
+    held.reserve(held_.size());
+    for (const auto& [url, c] : held_) held.push_back(c);
+    if (Status s = work_->heartbeat(held); !s.ok()) return failed(s);
+    next_beat_ = now + kBeatEvery;
+  }
+  while (held() < want) {
+    auto pull = work_->claim();
+    if (!pull.ok()) return failed(pull.status());
+    last_ = pull->why;
+    if (pull->why != SharedPull::Why::kClaimed) {
+      // Nothing to take: ask again a little later rather than at every turn.
+      next_try_ = now + std::chrono::milliseconds(20);
+      break;
+    }
+    held_.emplace(pull->claim.url, pull->claim);
+    if (!accept(pull->claim)) {
+      // Known here already (this worker fetched it before a restart of the
+      // shared frontier's view of it): nothing to download.
+      held_.erase(pull->claim.url);
+      completions_.push_back(Finished{pull->claim, false, 0});
+    }
+  }
+  succeeded();
+}
+
+void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
+  auto it = held_.find(url);
+  if (it == held_.end()) return;
+  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
+  held_.erase(it);
+}
+
+void SharedCrawl::committed(std::uint64_t job) {
+  bool any = false;
+  for (auto it = uncommitted_.begin(); it != uncommitted_.end();) {
+    if (it->job > job) {
+      ++it;
+      continue;
+    }
+    completions_.push_back(std::move(*it));
+    it = uncommitted_.erase(it);
+    any = true;
+  }
+  if (any && SteadyClock::now() >= next_try_ && flush()) succeeded();
+}
+
+std::optional<std::string> SharedCrawl::ended(bool idle) const {
+  if (failing_since_ && SteadyClock::now() - *failing_since_ >= patience_) return "frontier-lost";
+  if (!idle || held() > 0 || !offers_.empty() || !completions_.empty() || failing_since_) return std::nullopt;
+  if (last_ == SharedPull::Why::kBudgetSpent) return "max-pages";
+  if (last_ == SharedPull::Why::kEmpty) return "frontier-empty";
+  return std::nullopt;
+}
+
+std::size_t SharedCrawl::stop() {
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (!work_->give_back(it->second).ok()) {
+      ++it;
+      continue;
+    }
+    it = held_.erase(it);
+  }
+  flush();
+  const std::size_t left = held() + offers_.size() + completions_.size();
+  if (left > 0)
+    std::fprintf(stderr,
+                 "crawl: the shared frontier did not take back %zu claimed URLs, %zu found URLs and %zu "
+                 "completions (%s); claimed URLs return when this worker resumes or is declared dead\n",
+                 held(), offers_.size(), completions_.size(), last_error_.c_str());
+  return left;
+}
+
+}  // namespace cronista::crawler
