@@ -124,8 +124,8 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--worker-id", a.worker_id,
                  "with --frontier: this worker's name, kept across --resume (default: host name and --db path)");
   app.add_option("--lease-ms", a.lease_ms,
-                 "with --frontier: how long a worker holds a host without renewing it; a worker silent twice as "
-                 "long is dead and its URLs return")
+                 "with --frontier: how long a worker holds a host without renewing it; a worker silent five "
+                 "times as long is dead and its URLs return")
       ->check(positive());
   app.add_option("--frontier-patience", a.frontier_patience,
                  "with --frontier: seconds the workers pause and retry while Redis does not answer, then stop")
@@ -508,7 +508,9 @@ int cmd_crawl(int argc, char** argv) {
       so.worker_id = std::string(host) + ":" + std::filesystem::absolute(a.db, ec).string();
     }
     so.lease_ms = a.lease_ms;
-    so.dead_after_ms = 2 * a.lease_ms;
+    // Dead: silent for five leases (a loaded machine can stall a live
+    // worker's heartbeat well beyond one lease).
+    so.dead_after_ms = 5 * a.lease_ms;
     so.host_gap_ms = a.delay_ms;
     auto work = shared_frontier::open_crawl_work(a.frontier, so);
     if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());

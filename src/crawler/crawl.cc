@@ -1194,7 +1194,10 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       }
     }
     frontier_->committed(store_->committed());
-    if (shared_) shared_->committed(store_->committed());
+    if (shared_) {
+      shared_->committed(store_->committed());
+      shared_->beat();
+    }
     for (AnalysisResult& r : pool_->take()) on_analysed(std::move(r));
     maybe_resolve(wall_seconds(), false);
     dispatch();

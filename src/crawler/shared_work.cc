@@ -10,8 +10,6 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 // While the shared frontier does not answer, it is tried again this often.
 constexpr auto kRetryEvery = std::chrono::milliseconds(500);
-// Heartbeats (lease renewal, dead workers' URLs returned).
-constexpr auto kBeatEvery = std::chrono::seconds(1);
 }  // namespace
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
@@ -47,13 +45,6 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   const auto now = SteadyClock::now();
   if (now < next_try_) return;
   if (!flush()) return;
-  if (now >= next_beat_) {
-    std::vector<SharedClaim> held;
-    held.reserve(held_.size());
-    for (const auto& [url, c] : held_) held.push_back(c);
-    if (Status s = work_->heartbeat(held); !s.ok()) return failed(s);
-    next_beat_ = now + kBeatEvery;
-  }
   while (held() < want) {
     auto pull = work_->claim();
     if (!pull.ok()) return failed(pull.status());
@@ -72,6 +63,19 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
     }
   }
   succeeded();
+}
+
+void SharedCrawl::beat() {
+  const auto now = SteadyClock::now();
+  if (now < next_beat_ || now < next_try_) return;
+  // Claims finished but not yet completed still hold their hosts.
+  std::vector<SharedClaim> claims;
+  claims.reserve(held() + completions_.size());
+  for (const auto& [url, c] : held_) claims.push_back(c);
+  for (const Finished& f : uncommitted_) claims.push_back(f.claim);
+  for (const Finished& f : completions_) claims.push_back(f.claim);
+  if (Status s = work_->heartbeat(claims); !s.ok()) return failed(s);
+  next_beat_ = now + work_->heartbeat_every();
 }
 
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {

@@ -56,6 +56,8 @@ class SharedWork {
   virtual Status give_back(const SharedClaim& claim) = 0;
   // Keeps the hosts of `held` leased and returns the URLs of dead workers.
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
+  // How often heartbeat() must run for leases to hold.
+  virtual std::chrono::milliseconds heartbeat_every() const = 0;
 };
 
 // The crawl loop's side of a shared frontier (crawl.cc): buffers what must
@@ -68,7 +70,9 @@ class SharedCrawl {
 
   // A URL found on a page (count_backlink) or a seed or redirect target.
   void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty);
-  // Sends what is buffered, beats the heart and claims up to `want` URLs,
+  // Beats the heart when it is time (every turn of the crawl loop).
+  void beat();
+  // Sends what is buffered and claims up to `want` URLs,
   // handing each to `accept` (false: the worker has it already; it is
   // completed at once).
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);

@@ -1,5 +1,6 @@
 #include "shared_frontier/crawl_work.h"
 
+#include <algorithm>
 #include <variant>
 
 namespace cronista::shared_frontier {
@@ -71,6 +72,11 @@ class RedisWork : public crawler::SharedWork {
       if (Status s = f_->renew(to_claim(c)); !s.ok()) return s;
     auto r = f_->heartbeat_and_reap();
     return r.ok() ? Status::Ok() : r.status();
+  }
+
+  // Three renewals per lease, and at least one a second.
+  std::chrono::milliseconds heartbeat_every() const override {
+    return std::chrono::milliseconds(std::clamp(f_->options().lease_ms / 3, 1, 1000));
   }
 
  private:
