@@ -217,6 +217,7 @@ class Crawl {
   std::unique_ptr<temporal::Tagger> tagger_;
   std::unique_ptr<AnalysisPool> pool_;
   std::unique_ptr<SharedCrawl> shared_;  // o_.shared
+  std::int64_t pages_at_finish_ = 0;     // pages_ when the last entry was finished
   std::string ua_token_;
   RobotsPolicy robots_policy_;
   HostScope scope_;
@@ -334,8 +335,13 @@ Status Crawl::setup() {
     fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
       shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty);
     };
-    fo.on_finish = [this](const FrontierEntry& e, UrlState state) {
-      shared_->finished(e.url, state == UrlState::Done, jobs_submitted_ + 1);
+    // A download counts its page (pages_) just before its entry is
+    // finished; a redirect, an error or a robots.txt refusal gives its page
+    // of the shared budget back, as a lone crawl does not count them.
+    fo.on_finish = [this](const FrontierEntry& e, UrlState) {
+      const bool downloaded = pages_ > pages_at_finish_;
+      pages_at_finish_ = pages_;
+      shared_->finished(e.url, downloaded, jobs_submitted_ + 1);
     };
   }
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
