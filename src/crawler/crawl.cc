@@ -1080,7 +1080,7 @@ bool Crawl::rate_allows(Clock::time_point now) const {
 
 void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
-  if (shared_->held() >= want) return;
+  if (shared_->fetching() >= want) return;
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
     auto u = CanonicalUrl::parse(c.url);

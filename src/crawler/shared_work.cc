@@ -29,9 +29,15 @@ void SharedCrawl::failed(const Status& s) {
 }
 
 bool SharedCrawl::flush() {
+  // Links first: a host is released only once what its page offered is
+  // queued, so that no worker finds the crawl empty meanwhile.
   if (!offers_.empty()) {
     if (Status s = work_->add(offers_); !s.ok()) return failed(s), false;
     offers_.clear();
+  }
+  while (!releases_.empty()) {
+    if (Status s = work_->release(releases_.back()); !s.ok()) return failed(s), false;
+    releases_.pop_back();
   }
   while (!completions_.empty()) {
     const Finished& f = completions_.back();
@@ -45,7 +51,7 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   const auto now = SteadyClock::now();
   if (now < next_try_) return;
   if (!flush()) return;
-  while (held() < want) {
+  while (held_.size() < want) {
     auto pull = work_->claim();
     if (!pull.ok()) return failed(pull.status());
     last_ = pull->why;
@@ -68,12 +74,11 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
 void SharedCrawl::beat() {
   const auto now = SteadyClock::now();
   if (now < next_beat_ || now < next_try_) return;
-  // Claims finished but not yet completed still hold their hosts.
+  // Claims being fetched hold their hosts; finished ones released theirs
+  // (the heartbeat keeps their URLs this worker's until they are stored).
   std::vector<SharedClaim> claims;
   claims.reserve(held() + completions_.size());
   for (const auto& [url, c] : held_) claims.push_back(c);
-  for (const Finished& f : uncommitted_) claims.push_back(f.claim);
-  for (const Finished& f : completions_) claims.push_back(f.claim);
   if (Status s = work_->heartbeat(claims); !s.ok()) return failed(s);
   next_beat_ = now + work_->heartbeat_every();
 }
@@ -81,8 +86,10 @@ void SharedCrawl::beat() {
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
   auto it = held_.find(url);
   if (it == held_.end()) return;
+  releases_.push_back(it->second);
   uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
   held_.erase(it);
+  if (SteadyClock::now() >= next_try_ && flush()) succeeded();
 }
 
 void SharedCrawl::committed(std::uint64_t job) {
@@ -101,7 +108,8 @@ void SharedCrawl::committed(std::uint64_t job) {
 
 std::optional<std::string> SharedCrawl::ended(bool idle) const {
   if (failing_since_ && SteadyClock::now() - *failing_since_ >= patience_) return "frontier-lost";
-  if (!idle || held() > 0 || !offers_.empty() || !completions_.empty() || failing_since_) return std::nullopt;
+  if (!idle || held() > 0 || !offers_.empty() || !releases_.empty() || !completions_.empty() || failing_since_)
+    return std::nullopt;
   if (last_ == SharedPull::Why::kBudgetSpent) return "max-pages";
   if (last_ == SharedPull::Why::kEmpty) return "frontier-empty";
   return std::nullopt;
@@ -116,7 +124,7 @@ std::size_t SharedCrawl::stop() {
     it = held_.erase(it);
   }
   flush();
-  const std::size_t left = held() + offers_.size() + completions_.size();
+  const std::size_t left = held() + offers_.size() + releases_.size() + completions_.size();
   if (left > 0)
     std::fprintf(stderr,
                  "crawl: the shared frontier did not take back %zu claimed URLs, %zu found URLs and %zu "

@@ -49,8 +49,11 @@ class SharedWork {
   virtual Status add(const std::vector<SharedUrl>& urls) = 0;
   // The best URL of a host no other worker holds and politeness allows now.
   virtual Result<SharedPull> claim() = 0;
-  // The claimed URL is done with; `downloaded` false: it gave no page and
-  // its page of the budget returns.
+  // The claimed URL's transfer has ended: its host is free to the others
+  // after the politeness gap; the URL stays claimed until complete().
+  virtual Status release(const SharedClaim& claim) = 0;
+  // The claimed URL is done with (stored); `downloaded` false: it gave no
+  // page and its page of the budget returns.
   virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
   // The claimed URL goes back to the queues unfetched.
   virtual Status give_back(const SharedClaim& claim) = 0;
@@ -89,8 +92,10 @@ class SharedCrawl {
   // The number of URLs that could not be handed back or offered.
   std::size_t stop();
 
-  // Claims not yet completed (the local frontier's share of the crawl).
+  // Claims not yet completed (the local frontier's share of the crawl),
+  // and those of them still being fetched or analysed.
   std::size_t held() const { return held_.size() + uncommitted_.size(); }
+  std::size_t fetching() const { return held_.size(); }
 
  private:
   bool flush();
@@ -109,6 +114,7 @@ class SharedCrawl {
   };
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
+  std::vector<SharedClaim> releases_;                       // finished, host not yet released
   std::optional<SharedPull::Why> last_;
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};

@@ -60,10 +60,12 @@ class RedisWork : public crawler::SharedWork {
     return pull;
   }
 
-  Status complete(const crawler::SharedClaim& c, bool downloaded) override {
-    auto r = f_->complete(to_claim(c), !downloaded);
+  Status release(const crawler::SharedClaim& c) override {
+    auto r = f_->release(to_claim(c));
     return r.ok() ? Status::Ok() : r.status();
   }
+
+  Status complete(const crawler::SharedClaim& c, bool downloaded) override { return f_->settle(to_claim(c), !downloaded); }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
 

@@ -126,6 +126,33 @@ redis.call('ZADD', p .. 'workers', now, worker)
 return now
 )lua";
 
+// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms. The host (and
+// its address) is ready again after its gaps from now and its lease is
+// released when this worker holds it; the URL stays in flight. Returns now.
+constexpr const char* kRelease = R"lua(
+local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
+local now = now_ms()
+if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
+redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
+local addr = redis.call('HGET', p .. 'host_addr', host)
+if addr and tonumber(ARGV[5]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[5])) end
+return now
+)lua";
+
+// ARGV: prefix, worker, url, refund. The URL leaves this worker's in-flight
+// set for good (its page is stored), counted done or its page returned to
+// the budget. Returns whether it was still in flight.
+constexpr const char* kSettle = R"lua(
+local p, worker, url = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 0 then return 0 end
+if ARGV[4] == '1' then
+  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+else
+  redis.call('INCR', p .. 'done')
+end
+return 1
+)lua";
+
 // Puts a worker's in-flight URLs (all, or those of one URL) back in their
 // queues and the budget back. ARGV: prefix, worker, url or ''.
 constexpr const char* kGiveBack = R"lua(
@@ -171,6 +198,8 @@ const std::string kAddScript = kAdd;
 const std::string kClaimScript = std::string(kNow) + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kComplete;
 const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
+const std::string kReleaseScript = std::string(kNow) + kRelease;
+const std::string kSettleScript = kSettle;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -251,6 +280,19 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
                            std::to_string(options_.address_gap_ms), refund ? "1" : "0"});
   if (!r.ok()) return failed("completing " + c.url, r.status());
   return static_cast<std::int64_t>(r->integer);
+}
+
+Result<std::int64_t> SharedFrontier::release(const Claim& c) {
+  auto r = redis_->script(kReleaseScript, {},
+                          {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
+                           std::to_string(options_.address_gap_ms)});
+  if (!r.ok()) return failed("releasing " + c.host, r.status());
+  return static_cast<std::int64_t>(r->integer);
+}
+
+Status SharedFrontier::settle(const Claim& c, bool refund) {
+  auto r = redis_->script(kSettleScript, {}, {prefix(), options_.worker_id, c.url, refund ? "1" : "0"});
+  return r.ok() ? Status::Ok() : failed("settling " + c.url, r.status());
 }
 
 Status SharedFrontier::give_back(const Claim& c) {

@@ -99,6 +99,14 @@ class SharedFrontier {
   // time of the completion.
   Result<std::int64_t> complete(const Claim& claim, bool refund = false);
 
+  // complete() in two steps, for a worker that stores a page after its
+  // transfer: release() frees the host (gaps from now, lease released)
+  // as soon as the transfer has ended; settle() takes the URL out of
+  // flight once its page is stored (until then a dead worker's URL
+  // returns to the queue). Atomic each.
+  Result<std::int64_t> release(const Claim& claim);
+  Status settle(const Claim& claim, bool refund);
+
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
   // with its priority and the budget gets its page back.
   Status give_back(const Claim& claim);
