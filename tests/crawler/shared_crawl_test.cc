@@ -74,6 +74,20 @@ std::vector<std::string> worker_args(const TempDir& tmp, const Web& web, const t
   return args;
 }
 
+// Starts one worker per name, each with its shard NAME.db and NAME.err.
+std::vector<Child> spawn_workers(const TempDir& tmp, const Web& web, const testing::RedisServer& redis,
+                                 const std::vector<std::string>& names, const std::string& crawl_id, int budget) {
+  std::vector<Child> workers;
+  for (const auto& n : names)
+    workers.push_back(spawn_cronista(worker_args(tmp, web, redis, n, crawl_id, budget), (tmp / (n + ".err")).string()));
+  return workers;
+}
+
+void expect_clean_exits(const TempDir& tmp, std::vector<Child>& workers, const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < workers.size(); ++i)
+    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
+}
+
 std::vector<std::string> history(const TempDir& tmp, const std::vector<std::string>& names) {
   std::vector<std::string> all;
   for (const auto& n : names) {
@@ -115,20 +129,22 @@ void wait_for_pages(const std::string& db, std::int64_t n) {
   }
 }
 
-bool redis_missing(const testing::RedisServer& r) { return !r.available() || !r.running(); }
-
-TEST(SharedCrawl, ThreeWorkersSpendTheBudgetExactlyFetchNothingTwiceAndKeepEachHostsGap) {
+// A Redis, the three sites and a folder for the shards, per test.
+class SharedCrawlWorkers : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  }
   testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
   Web web;
   TempDir tmp;
+};
+
+TEST_F(SharedCrawlWorkers, ThreeWorkersSpendTheBudgetExactlyFetchNothingTwiceAndKeepEachHostsGap) {
   const int budget = 60;
-  std::vector<Child> workers;
   const std::vector<std::string> names = {"w1", "w2", "w3"};
-  for (const auto& n : names)
-    workers.push_back(spawn_cronista(worker_args(tmp, web, redis, n, "um", budget), (tmp / (n + ".err")).string()));
-  for (std::size_t i = 0; i < workers.size(); ++i)
-    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
+  auto workers = spawn_workers(tmp, web, redis, names, "um", budget);
+  expect_clean_exits(tmp, workers, names);
 
   const auto all = history(tmp, names);
   EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
@@ -143,17 +159,10 @@ TEST(SharedCrawl, ThreeWorkersSpendTheBudgetExactlyFetchNothingTwiceAndKeepEachH
   EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
 }
 
-TEST(SharedCrawl, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFrontier) {
-  testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
-  Web web;
-  TempDir tmp;
+TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFrontier) {
   const std::vector<std::string> names = {"w1", "w2"};
-  std::vector<Child> workers;
-  for (const auto& n : names)
-    workers.push_back(spawn_cronista(worker_args(tmp, web, redis, n, "tudo", 0), (tmp / (n + ".err")).string()));
-  for (std::size_t i = 0; i < workers.size(); ++i)
-    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
+  auto workers = spawn_workers(tmp, web, redis, names, "tudo", 0);
+  expect_clean_exits(tmp, workers, names);
   const auto all = history(tmp, names);
   EXPECT_EQ(all.size(), static_cast<std::size_t>(kPages));
   EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
@@ -162,11 +171,7 @@ TEST(SharedCrawl, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFron
               std::vector<std::string>{"frontier-empty"});
 }
 
-TEST(SharedCrawl, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
-  testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
-  Web web;
-  TempDir tmp;
+TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
   const int budget = kPages - 3;
   const std::vector<std::string> names = {"w1", "w2", "w3"};
   std::vector<std::vector<std::string>> args;
@@ -213,35 +218,24 @@ TEST(SharedCrawl, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
   EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
 }
 
-TEST(SharedCrawl, RedisRestartedFromItsAppendOnlyFileMidCrawlAndTheCrawlContinues) {
-  testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
-  Web web;
-  TempDir tmp;
+TEST_F(SharedCrawlWorkers, RedisRestartedFromItsAppendOnlyFileMidCrawlAndTheCrawlContinues) {
   const int budget = 90;
   const std::vector<std::string> names = {"w1", "w2"};
-  std::vector<Child> workers;
-  for (const auto& n : names)
-    workers.push_back(spawn_cronista(worker_args(tmp, web, redis, n, "volta", budget), (tmp / (n + ".err")).string()));
+  auto workers = spawn_workers(tmp, web, redis, names, "volta", budget);
   const std::string db1 = (tmp / "w1.db").string();
   wait_for_pages(db1, 5);
   redis.stop(SIGKILL);
   std::this_thread::sleep_for(milliseconds(1500));
   redis.start();
   ASSERT_TRUE(redis.running());
-  for (std::size_t i = 0; i < workers.size(); ++i)
-    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
+  expect_clean_exits(tmp, workers, names);
   const auto all = history(tmp, names);
   EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
   EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
   EXPECT_NE(testing::read_file(tmp / "w1.err").find("pausing and retrying"), std::string::npos);
 }
 
-TEST(SharedCrawl, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesKept) {
-  testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
-  Web web;
-  TempDir tmp;
+TEST_F(SharedCrawlWorkers, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesKept) {
   auto args = worker_args(tmp, web, redis, "w1", "perdido", 0);
   args.insert(args.end() - kSites, {"--frontier-patience", "2"});
   Child w = spawn_cronista(args, (tmp / "w1.err").string());
@@ -259,11 +253,7 @@ TEST(SharedCrawl, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesKept) {
   EXPECT_EQ(std::set<std::string>(h.begin(), h.end()).size(), h.size());
 }
 
-TEST(SharedCrawl, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
-  testing::RedisServer redis;
-  if (redis_missing(redis)) GTEST_SKIP() << "redis-server is not installed";
-  Web web;
-  TempDir tmp;
+TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
   auto a = testing::run_cronista(worker_args(tmp, web, redis, "a", "primeiro", 20));
   ASSERT_EQ(a.exit_code, 0) << a.err;
   auto b = testing::run_cronista(worker_args(tmp, web, redis, "b", "segundo", 30));
@@ -275,7 +265,7 @@ TEST(SharedCrawl, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
   for (const auto& seed : web.seeds()) EXPECT_NE(std::find(hb.begin(), hb.end(), seed), hb.end()) << seed;
 }
 
-TEST(SharedCrawl, AnUnreachableRedisIsAOneLineErrorAndExit1WithNothingCreated) {
+TEST(SharedCrawlStart, AnUnreachableRedisIsAOneLineErrorAndExit1WithNothingCreated) {
   Web web;
   TempDir tmp;
   std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--db", (tmp / "w.db").string(),
