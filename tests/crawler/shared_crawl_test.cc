@@ -12,6 +12,7 @@
 
 #include "crawler/crawl_support.h"
 #include "redis_server.h"
+#include "shared_frontier/shared_frontier.h"
 
 namespace cronista::crawler {
 namespace {
@@ -251,6 +252,36 @@ TEST_F(SharedCrawlWorkers, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesK
   const auto h = rows(db, "SELECT url FROM history");
   EXPECT_GE(h.size(), 5u);
   EXPECT_EQ(std::set<std::string>(h.begin(), h.end()).size(), h.size());
+}
+
+TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOtherSpendsTheBudget) {
+  const int budget = 90;
+  const std::vector<std::string> names = {"w1", "w2"};
+  auto workers = spawn_workers(tmp, web, redis, names, "parar", budget);
+  wait_for_pages((tmp / "w1.db").string(), 5);
+  ::kill(workers[0].pid, SIGTERM);
+  EXPECT_EQ(workers[0].wait(), 128 + SIGTERM) << testing::read_file(tmp / "w1.err");
+  // Nothing is left in flight under w1's name (by default its host name
+  // and the absolute path of its --db): its claims went back at once.
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  shared_frontier::SharedFrontierOptions o;
+  o.crawl_id = "parar";
+  o.worker_id = std::string(host) + ":" + std::filesystem::absolute(tmp / "w1.db").string();
+  auto f = shared_frontier::SharedFrontier::connect(redis.uri(), o);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  auto own = (*f)->own_claims();
+  ASSERT_TRUE(own.ok());
+  EXPECT_TRUE(own->empty()) << own->size() << " claims left, the first " << own->front().url;
+  EXPECT_EQ(workers[1].wait(), 0) << testing::read_file(tmp / "w2.err");
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
+  // Asked twice: at most the transfers w1 abandoned (--connections).
+  int repeats = 0;
+  for (const auto& [url, n] : requests(web)) repeats += n - 1;
+  EXPECT_LE(repeats, 4);
+  EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT end_reason FROM runs"), std::vector<std::string>{"interrupted"});
 }
 
 TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
