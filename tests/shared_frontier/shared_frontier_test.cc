@@ -48,6 +48,14 @@ std::optional<Claim> claim_within(SharedFrontier& f, std::chrono::milliseconds l
   return std::nullopt;
 }
 
+// Waits past a worker's dead_after_ms (300 ms in these tests), then reaps.
+void expect_reaped_after_silence(SharedFrontier& f, std::size_t n) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  auto reaped = f.heartbeat_and_reap();
+  ASSERT_TRUE(reaped.ok());
+  EXPECT_EQ(*reaped, n);
+}
+
 class SharedFrontierTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -196,10 +204,7 @@ TEST_F(SharedFrontierTest, ADeadWorkersUrlReturnsAndAnotherWorkerTakesItsHost) {
   }  // gone without completing, as after kill -9
   auto w2 = open(alive);
   ASSERT_TRUE(w2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  auto reaped = w2->heartbeat_and_reap();
-  ASSERT_TRUE(reaped.ok());
-  EXPECT_EQ(*reaped, 1u);
+  expect_reaped_after_silence(*w2, 1);
   auto c = claim_within(*w2, std::chrono::seconds(2));
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, lost);  // and the budget had its page back
@@ -238,10 +243,7 @@ TEST_F(SharedFrontierTest, AReleasedHostServesOthersAndOnlyUnsettledUrlsOfADeadW
   }  // gone, as after kill -9
   auto w2 = open(alive);
   ASSERT_TRUE(w2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  auto reaped = w2->heartbeat_and_reap();
-  ASSERT_TRUE(reaped.ok());
-  EXPECT_EQ(*reaped, 1u);
+  expect_reaped_after_silence(*w2, 1);
   std::set<std::string> claimed;
   while (auto c = claim_within(*w2, std::chrono::seconds(2))) {
     claimed.insert(c->url);
