@@ -18,6 +18,7 @@
 #include "cli/commands.h"
 #include "crawler/crawl.h"
 #include "crawler/fetcher.h"
+#include "shared_frontier/crawl_work.h"
 #include "crawler/crawl_record.h"
 #include "crawler/link_filters.h"
 #include "crawler/url.h"
@@ -39,7 +40,7 @@ void on_signal(int sig) {
 struct CrawlArgs {
   std::string resolve_file;
   std::string from, to, seeds, db, mode = "temporal", order_out, warc, user_agent, contact, resources, ca_file;
-  std::string genre = "news", replicas = "detect";
+  std::string genre = "news", replicas;  // replicas: empty = detect, off with --frontier
   std::vector<std::string> urls, allow_hosts;
   long max_pages = 0;
   int delay_ms = 1000, host_connections = 1, connections = 32;
@@ -50,6 +51,9 @@ struct CrawlArgs {
   std::string run_for, revisit_policy;
   long max_fetches = 0;
   double fetch_rate = 0;
+  // One crawl, many workers.
+  std::string frontier, crawl_id, worker_id;
+  int lease_ms = 30000, frontier_patience = 30;
   crawler::CrawlOptions o;
 };
 
@@ -114,6 +118,18 @@ void configure(CLI::App& app, CrawlArgs& a) {
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--user-agent", a.user_agent, "User-Agent header (default: cronista/VERSION (+CONTACT))");
   app.add_flag("--resume", a.resume, "continue an interrupted crawl from --db, with the options it was started with");
+  app.add_option("--frontier", a.frontier,
+                 "share one crawl among worker processes through Redis: redis://HOST:PORT/N or unix:///PATH.sock");
+  app.add_option("--crawl-id", a.crawl_id, "with --frontier: the name of the shared crawl");
+  app.add_option("--worker-id", a.worker_id,
+                 "with --frontier: this worker's name, kept across --resume (default: host name and --db path)");
+  app.add_option("--lease-ms", a.lease_ms,
+                 "with --frontier: how long a worker holds a host without renewing it; a worker silent five "
+                 "times as long is dead and its URLs return")
+      ->check(positive());
+  app.add_option("--frontier-patience", a.frontier_patience,
+                 "with --frontier: seconds the workers pause and retry while Redis does not answer, then stop")
+      ->check(positive());
   app.add_option("--contact", a.contact, "contact URL or address put in the User-Agent");
   app.add_option("--ca-file", a.ca_file, "PEM file of certificate authorities to trust for HTTPS (default: the system's)")
       ->check(CLI::ExistingFile);
@@ -128,8 +144,9 @@ void configure(CLI::App& app, CrawlArgs& a) {
           },
           "HOST:PORT:ADDRESS"));
   app.add_option("--replicas", a.replicas,
-                 "detect (default): find hosts that replicate another during the crawl, verify them by probes, fetch "
-                 "them no more and move their URLs onto the canonical host; off: fetch every host")
+                 "detect (default without --frontier): find hosts that replicate another during the crawl, verify them "
+                 "by probes, fetch them no more and move their URLs onto the canonical host; off: fetch every host "
+                 "(the default with --frontier, where each worker sees only its own shard)")
       ->check(CLI::IsMember({"detect", "off"}));
   app.add_option("--resolve-file", a.resolve_file,
                  "file of --resolve entries, one HOST:PORT:ADDRESS a line ('#' comments), as `sample-web generate "
@@ -398,6 +415,16 @@ int cmd_crawl(int argc, char** argv) {
     if (!a.revisit) return fail("crawl", "--revisit-policy needs --revisit", kExitUsage);
     o.revisit_policy = it->second;
   }
+  if (a.frontier.empty() != a.crawl_id.empty())
+    return fail("crawl", "--frontier and --crawl-id go together", kExitUsage);
+  if (!a.frontier.empty() && a.revisit)
+    return fail("crawl", "--revisit is not available with --frontier (each worker would revisit its own shard)",
+                kExitUsage);
+  if (!a.frontier.empty() && a.replicas == "detect")
+    return fail("crawl", "--replicas detect is not available with --frontier (each worker sees only its own shard)",
+                kExitUsage);
+  if (!a.frontier.empty() && a.o.max_depth >= 0)
+    return fail("crawl", "--max-depth is not available with --frontier", kExitUsage);
   auto period = temporal::Period::parse(a.from, a.to);
   if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
   if (!a.seeds.empty()) {
@@ -449,7 +476,7 @@ int cmd_crawl(int argc, char** argv) {
   o.to = a.to;
   o.period = *period;
   o.temporal_mode = a.mode == "temporal";
-  o.replicas_detect = a.replicas == "detect";
+  o.replicas_detect = a.frontier.empty() && a.replicas != "off";
   o.max_pages = a.max_pages;
   o.revisit = a.revisit;
   o.max_fetches = a.max_fetches;
@@ -480,6 +507,26 @@ int cmd_crawl(int argc, char** argv) {
       {a.order_out, std::filesystem::exists(a.order_out, ec)}};
   const bool fresh = !files[0].second;
 
+  if (!a.frontier.empty()) {
+    shared_frontier::SharedFrontierOptions so;
+    so.crawl_id = a.crawl_id;
+    so.worker_id = a.worker_id;
+    if (so.worker_id.empty()) {
+      char host[256] = {0};
+      ::gethostname(host, sizeof host - 1);
+      so.worker_id = std::string(host) + ":" + std::filesystem::absolute(a.db, ec).string();
+    }
+    so.lease_ms = a.lease_ms;
+    // Dead: silent for five leases (a loaded machine can stall a live
+    // worker's heartbeat well beyond one lease).
+    so.dead_after_ms = 5 * a.lease_ms;
+    so.host_gap_ms = a.delay_ms;
+    auto work = shared_frontier::open_crawl_work(a.frontier, so);
+    if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());
+    o.shared = std::move(*work);
+    o.shared_patience = std::chrono::seconds(a.frontier_patience);
+  }
+
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -502,6 +549,10 @@ int cmd_crawl(int argc, char** argv) {
                  resume_command.c_str());
     return 128 + sig;
   }
+  if (summary->end_reason == "frontier-lost")
+    return fail("crawl", "the shared frontier " + a.frontier + " did not answer for " +
+                             std::to_string(a.frontier_patience) + " s; what was fetched is kept; to continue: " +
+                             resume_command);
   if (outcome->pages == 0) {
     if (nothing_kept) remove_created(files);
     std::string why;

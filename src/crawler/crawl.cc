@@ -176,6 +176,8 @@ class Crawl {
   void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
   // The global request budget (--fetch-rate): whether a request may start now.
   bool rate_allows(Clock::time_point now) const;
+  // A shared crawl: claims as many URLs as there are free connections.
+  void pump_shared();
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -228,6 +230,8 @@ class Crawl {
   std::unique_ptr<Frontier> frontier_;
   std::unique_ptr<temporal::Tagger> tagger_;
   std::unique_ptr<AnalysisPool> pool_;
+  std::unique_ptr<SharedCrawl> shared_;  // o_.shared
+  std::int64_t pages_at_finish_ = 0;     // pages_ when the last entry was finished
   std::string ua_token_;
   RobotsPolicy robots_policy_;
   HostScope scope_;
@@ -344,6 +348,22 @@ Status Crawl::setup() {
   fo.max_depth = o_.max_depth;
   fo.priority_slack = o_.temporal_mode ? o_.priority_slack : -1;
   if (o_.fill_free_slots) fo.worth_a_slot = [this](int priority) { return worth_a_slot(priority); };
+  if (o_.shared) {
+    // The shared frontier orders the crawl; the local one holds what was claimed.
+    shared_ = std::make_unique<SharedCrawl>(o_.shared, o_.shared_patience);
+    fo.priority_slack = -1;
+    fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
+      shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty);
+    };
+    // A download counts its page (pages_) just before its entry is
+    // finished; a redirect, an error or a robots.txt refusal gives its page
+    // of the shared budget back, as a lone crawl does not count them.
+    fo.on_finish = [this](const FrontierEntry& e, UrlState) {
+      const bool downloaded = pages_ > pages_at_finish_;
+      pages_at_finish_ = pages_;
+      shared_->finished(e.url, downloaded, jobs_submitted_ + 1);
+    };
+  }
   frontier_ = std::make_unique<Frontier>(hosts_, store_->spill(), fo);
   if (o_.revisit) {
     revisit::RevisitOptions ro;
@@ -389,6 +409,8 @@ Status Crawl::setup() {
         bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
         return;
       }
+      // A worker of a shared crawl held its queued URLs as claims: they went back.
+      if (shared_ && u.state != UrlState::Done && u.state != UrlState::Dropped) return;
       frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth, u.penalty);
     }, [&](const HostRow& h) {
       hosts_.intern(h.authority, h.origin);
@@ -411,6 +433,15 @@ Status Crawl::setup() {
     auto decisions = store_->replica_decisions();
     if (!decisions.ok()) return decisions.status();
     for (const ReplicaDecisionRow& d : *decisions) replicas_->restore(d);
+  }
+  if (shared_) {
+    Status s = o_.shared->join(o_.max_pages, [this](const std::string& url) -> std::optional<bool> {
+      const UrlState state = frontier_->state(url);
+      if (state == UrlState::Done) return true;
+      if (state == UrlState::Dropped) return false;
+      return std::nullopt;
+    });
+    if (!s.ok()) return s;
   }
   if (Status s = store_->start([this](std::uint64_t) { fetcher_->wake(); }); !s.ok()) return s;
 
@@ -1219,6 +1250,17 @@ bool Crawl::rate_allows(Clock::time_point now) const {
   return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
 }
 
+void Crawl::pump_shared() {
+  const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
+  if (shared_->fetching() >= want) return;
+  StoreJob job;
+  shared_->pump(want, [&](const SharedClaim& c) {
+    auto u = CanonicalUrl::parse(c.url);
+    if (!u.ok()) return false;
+    return frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued;
+  });
+  if (!job.ops.empty() || !job.hosts.empty()) submit(std::move(job));
+}
 
 void Crawl::dispatch() {
   const auto now = Clock::now();
@@ -1238,7 +1280,8 @@ void Crawl::dispatch() {
     // Due revisits first, then new URLs (the budget rule of crawl.h).
     if (schedule_ && dispatch_revisit(now, wall_seconds())) continue;
     if (replicas_) dispatch_probes(now);
-    if (o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
+    if (!shared_ && o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
+    if (shared_) pump_shared();
     auto e = frontier_->pop(now);
     if (!e) break;
     if (replicas_ && divert_replica(*e, now, &held)) continue;
@@ -1331,7 +1374,17 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       end_reason = "error";
       break;
     }
+    if (shared_) {
+      if (auto why = shared_->ended(in_flight_.empty() && pool_->pending() == 0)) {
+        end_reason = *why;
+        break;
+      }
+    }
     frontier_->committed(store_->committed());
+    if (shared_) {
+      shared_->committed(store_->committed());
+      shared_->beat();
+    }
     for (AnalysisResult& r : pool_->take()) on_analysed(std::move(r));
     maybe_resolve(wall_seconds(), false);
     dispatch();
@@ -1341,11 +1394,11 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
         break;
       }
       // A revisit crawl goes on while any page is scheduled.
-      if (!schedule_ && o_.max_pages > 0 && pages_before_ + pages_ >= o_.max_pages) {
+      if (!schedule_ && !shared_ && o_.max_pages > 0 && pages_before_ + pages_ >= o_.max_pages) {
         end_reason = "max-pages";
         break;
       }
-      if (frontier_->empty() && (!schedule_ || schedule_->size() == 0)) {
+      if (!shared_ && frontier_->empty() && (!schedule_ || schedule_->size() == 0)) {
         // Replicas found in the last pages are still verified and decided.
         bool probing = false;
         if (replicas_) {
@@ -1392,9 +1445,15 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     for (AnalysisResult& r : pool_->take()) on_analysed(std::move(r));
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
+
   pool_.reset();
   progress(true);
   Status s = store_->finish(end_reason);
+  if (shared_) {
+    // Written: what this run finished is complete; the rest goes back.
+    if (s.ok()) shared_->committed(jobs_submitted_);
+    shared_->stop();
+  }
   if (!s.ok()) return s;
 
   CrawlSummary sum;

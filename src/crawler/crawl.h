@@ -36,9 +36,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "crawler/shared_work.h"
 #include "revisit/revisit_schedule.h"
 #include "temporal/genre.h"
 #include "temporal/scope.h"
@@ -119,6 +121,11 @@ struct CrawlOptions {
   std::string args;    // the command line, recorded in the run
   std::chrono::milliseconds progress_interval{2000};
   bool progress = true;
+  // One crawl, many workers (shared_work.h): URLs come from and go to this
+  // shared frontier, max_pages is the budget of the whole crawl, and this
+  // run ends when it stays unreachable for shared_patience.
+  std::shared_ptr<SharedWork> shared;
+  std::chrono::seconds shared_patience{30};
   // Called once everything is set up, before the first fetch (the command's
   // start banner: printed only for a crawl that really starts).
   std::function<void()> on_started;
@@ -138,7 +145,7 @@ struct CrawlSummary {
   std::int64_t revisits = 0;      // revisits answered in this run
   std::int64_t changed = 0;       // revisits that found the main text changed
   std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
-  std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted
+  std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
 };
 
 // Runs a crawl. `stop` (may be null) is polled: when it turns true the

@@ -154,6 +154,10 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
   SeenSet::Slot* slot = seen_.find(key);
   if (slot == nullptr) {
     if (options_.max_depth >= 0 && depth > options_.max_depth) return Added::Refused;
+    if (options_.divert && !claiming_) {
+      options_.divert(url, host, count_backlink, penalty);
+      return Added::Queued;
+    }
     work(host);
     if (!hosts_.admits_url(host)) return Added::Refused;
     slot = seen_.insert(key);
@@ -406,8 +410,17 @@ std::vector<std::uint32_t> Frontier::take_robots_requests() {
   return out;
 }
 
+Frontier::Added Frontier::add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job,
+                                      std::vector<FrontierOp>* ops) {
+  claiming_ = true;
+  const Added added = add(url, host, 0, 0, false, job, ops);
+  claiming_ = false;
+  return added;
+}
+
 void Frontier::finish(const FrontierEntry& e, UrlState final_state, std::vector<FrontierOp>* ops) {
   if (SeenSet::Slot* slot = seen_.find(e.key)) slot->state = final_state;
+  if (options_.on_finish) options_.on_finish(e, final_state);
   FrontierOp op;
   op.kind = FrontierOp::Remove;
   op.url = e.url;

@@ -150,6 +150,11 @@ struct FrontierOptions {
   // free politeness slot filled with a link worth a page of the budget,
   // crawl.cc). Empty: the slack alone decides.
   std::function<bool(int priority)> worth_a_slot;
+  // A shared frontier (shared_work.h): a URL the worker has not seen goes
+  // there instead of the local queues (add() says Queued), unless it comes
+  // through add_claimed(); and every finished entry is reported.
+  std::function<void(std::string_view url, std::uint32_t host, bool count_backlink, std::uint8_t penalty)> divert;
+  std::function<void(const FrontierEntry& e, UrlState final_state)> on_finish;
 };
 
 class Frontier {
@@ -166,6 +171,9 @@ class Frontier {
   Added add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
             bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0,
             bool announced = false);
+
+  // A URL claimed from the shared frontier: queued here like a seed.
+  Added add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job, std::vector<FrontierOp>* ops);
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().
@@ -255,6 +263,7 @@ class Frontier {
   void count_queued(int priority, int delta);
   std::size_t window_entries_ = 0;
   std::size_t pending_entries_ = 0;
+  bool claiming_ = false;  // inside add_claimed()
 };
 
 }  // namespace cronista::crawler

@@ -106,7 +106,9 @@ if budget then redis.call('DECR', p .. 'budget') end
 return {'url', top[1], best, top[2], tostring(now)}
 )lua";
 
-// ARGV: prefix, worker, host, url, host_gap_ms, address_gap_ms. Returns now.
+// ARGV: prefix, worker, host, url, host_gap_ms, address_gap_ms, refund
+// ('1': the claim downloaded nothing, its page returns to the budget).
+// Returns now.
 constexpr const char* kComplete = R"lua(
 local p, worker, host, url = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now = now_ms()
@@ -115,9 +117,40 @@ if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .
 redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[5]), host)
 local addr = redis.call('HGET', p .. 'host_addr', host)
 if addr and tonumber(ARGV[6]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[6])) end
-redis.call('INCR', p .. 'done')
+if ARGV[7] == '1' then
+  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+else
+  redis.call('INCR', p .. 'done')
+end
 redis.call('ZADD', p .. 'workers', now, worker)
 return now
+)lua";
+
+// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms. The host (and
+// its address) is ready again after its gaps from now and its lease is
+// released when this worker holds it; the URL stays in flight. Returns now.
+constexpr const char* kRelease = R"lua(
+local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
+local now = now_ms()
+if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
+redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
+local addr = redis.call('HGET', p .. 'host_addr', host)
+if addr and tonumber(ARGV[5]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[5])) end
+return now
+)lua";
+
+// ARGV: prefix, worker, url, refund. The URL leaves this worker's in-flight
+// set for good (its page is stored), counted done or its page returned to
+// the budget. Returns whether it was still in flight.
+constexpr const char* kSettle = R"lua(
+local p, worker, url = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 0 then return 0 end
+if ARGV[4] == '1' then
+  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+else
+  redis.call('INCR', p .. 'done')
+end
+return 1
 )lua";
 
 // Puts a worker's in-flight URLs (all, or those of one URL) back in their
@@ -165,6 +198,8 @@ const std::string kAddScript = kAdd;
 const std::string kClaimScript = std::string(kNow) + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kComplete;
 const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
+const std::string kReleaseScript = std::string(kNow) + kRelease;
+const std::string kSettleScript = kSettle;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -239,12 +274,25 @@ Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
   return std::variant<Claim, NoClaim>(none);
 }
 
-Result<std::int64_t> SharedFrontier::complete(const Claim& c) {
+Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   auto r = redis_->script(kCompleteScript, {},
                           {prefix(), options_.worker_id, c.host, c.url, std::to_string(options_.host_gap_ms),
-                           std::to_string(options_.address_gap_ms)});
+                           std::to_string(options_.address_gap_ms), refund ? "1" : "0"});
   if (!r.ok()) return failed("completing " + c.url, r.status());
   return static_cast<std::int64_t>(r->integer);
+}
+
+Result<std::int64_t> SharedFrontier::release(const Claim& c) {
+  auto r = redis_->script(kReleaseScript, {},
+                          {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
+                           std::to_string(options_.address_gap_ms)});
+  if (!r.ok()) return failed("releasing " + c.host, r.status());
+  return static_cast<std::int64_t>(r->integer);
+}
+
+Status SharedFrontier::settle(const Claim& c, bool refund) {
+  auto r = redis_->script(kSettleScript, {}, {prefix(), options_.worker_id, c.url, refund ? "1" : "0"});
+  return r.ok() ? Status::Ok() : failed("settling " + c.url, r.status());
 }
 
 Status SharedFrontier::give_back(const Claim& c) {
@@ -268,6 +316,23 @@ Result<std::size_t> SharedFrontier::recover_own() {
   auto r = redis_->script(kGiveBackScript, {}, {prefix(), options_.worker_id, ""});
   if (!r.ok()) return failed("recovering this worker's in-flight URLs", r.status());
   return static_cast<std::size_t>(r->integer);
+}
+
+Result<std::vector<Claim>> SharedFrontier::own_claims() {
+  auto r = redis_->command({"HGETALL", prefix() + "inflight:" + options_.worker_id});
+  if (!r.ok()) return failed("listing this worker's in-flight URLs", r.status());
+  std::vector<Claim> out;
+  for (std::size_t i = 0; i + 1 < r->elements.size(); i += 2) {
+    const std::string& v = r->elements[i + 1].str;  // "HOST\tSCORE"
+    const auto tab = v.find('\t');
+    if (tab == std::string::npos) continue;
+    Claim c;
+    c.url = r->elements[i].str;
+    c.host = v.substr(0, tab);
+    c.priority = std::stoll(v.substr(tab + 1));
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms) {

@@ -94,8 +94,18 @@ class SharedFrontier {
 
   // The transfer of a claimed URL has ended (whatever its outcome): the
   // host and its address are ready again after their gaps from now, and the
-  // lease is released. Returns the server time of the completion.
-  Result<std::int64_t> complete(const Claim& claim);
+  // lease is released. `refund`: the claim downloaded no page (robots.txt
+  // forbade it, say), so the budget gets its page back. Returns the server
+  // time of the completion.
+  Result<std::int64_t> complete(const Claim& claim, bool refund = false);
+
+  // complete() in two steps, for a worker that stores a page after its
+  // transfer: release() frees the host (gaps from now, lease released)
+  // as soon as the transfer has ended; settle() takes the URL out of
+  // flight once its page is stored (until then a dead worker's URL
+  // returns to the queue). Atomic each.
+  Result<std::int64_t> release(const Claim& claim);
+  Status settle(const Claim& claim, bool refund);
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
   // with its priority and the budget gets its page back.
@@ -112,6 +122,11 @@ class SharedFrontier {
   // For a restarted worker with the same id: its own in-flight URLs go back
   // to the queues (it died with them).
   Result<std::size_t> recover_own();
+
+  // This worker's in-flight URLs (a restarted worker sorts out which it
+  // finished before it died: those are completed, the rest given back).
+  // Their priority is the queue score they had.
+  Result<std::vector<Claim>> own_claims();
 
   // A revisit: the URL joins its host's queue at the head when due.
   Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);

@@ -48,6 +48,14 @@ std::optional<Claim> claim_within(SharedFrontier& f, std::chrono::milliseconds l
   return std::nullopt;
 }
 
+// Waits past a worker's dead_after_ms (300 ms in these tests), then reaps.
+void expect_reaped_after_silence(SharedFrontier& f, std::size_t n) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  auto reaped = f.heartbeat_and_reap();
+  ASSERT_TRUE(reaped.ok());
+  EXPECT_EQ(*reaped, n);
+}
+
 class SharedFrontierTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -196,13 +204,60 @@ TEST_F(SharedFrontierTest, ADeadWorkersUrlReturnsAndAnotherWorkerTakesItsHost) {
   }  // gone without completing, as after kill -9
   auto w2 = open(alive);
   ASSERT_TRUE(w2);
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  auto reaped = w2->heartbeat_and_reap();
-  ASSERT_TRUE(reaped.ok());
-  EXPECT_EQ(*reaped, 1u);
+  expect_reaped_after_silence(*w2, 1);
   auto c = claim_within(*w2, std::chrono::seconds(2));
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, lost);  // and the budget had its page back
+}
+
+// release() frees the host for another worker while the URL stays in
+// flight; settle() takes it out for good; a dead worker's released but
+// unsettled URL returns, a settled one does not; a refund gives the page back.
+TEST_F(SharedFrontierTest, AReleasedHostServesOthersAndOnlyUnsettledUrlsOfADeadWorkerReturn) {
+  SharedFrontierOptions dying = worker("w-dying");
+  SharedFrontierOptions alive = worker("w-alive");
+  alive.dead_after_ms = 300;
+  std::string settled, unsettled;
+  {
+    auto w1 = open(dying);
+    ASSERT_TRUE(w1);
+    ASSERT_TRUE(w1->set_budget(3).ok());
+    ASSERT_TRUE(w1->add(pages("a.pt", 3)).ok());
+    auto first = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(first);
+    // Leased: nobody else gets the host.
+    auto w2 = open(alive);
+    ASSERT_TRUE(w2);
+    EXPECT_FALSE(claim_within(*w2, std::chrono::milliseconds(100)));
+    ASSERT_TRUE(w1->release(*first).ok());
+    ASSERT_TRUE(w1->settle(*first, false).ok());
+    settled = first->url;
+    auto second = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(second);
+    ASSERT_TRUE(w1->release(*second).ok());  // released, never settled: it dies storing it
+    unsettled = second->url;
+    auto counts = w1->counts();
+    ASSERT_TRUE(counts.ok());
+    EXPECT_EQ(counts->inflight, 1);
+    EXPECT_EQ(counts->done, 1);
+  }  // gone, as after kill -9
+  auto w2 = open(alive);
+  ASSERT_TRUE(w2);
+  expect_reaped_after_silence(*w2, 1);
+  std::set<std::string> claimed;
+  while (auto c = claim_within(*w2, std::chrono::seconds(2))) {
+    claimed.insert(c->url);
+    ASSERT_TRUE(w2->release(*c).ok());
+    ASSERT_TRUE(w2->settle(*c, c->url == unsettled).ok());  // the returned one gives no page: refunded
+  }
+  EXPECT_EQ(claimed.size(), 2u);
+  EXPECT_TRUE(claimed.count(unsettled));
+  EXPECT_FALSE(claimed.count(settled));
+  auto counts = w2->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->done, 2);
+  ASSERT_TRUE(counts->budget_left);
+  EXPECT_EQ(*counts->budget_left, 1);
 }
 
 TEST_F(SharedFrontierTest, ARestartedWorkerGivesBackWhatItHeld) {

@@ -1,0 +1,136 @@
+#include "crawler/shared_work.h"
+
+#include <cstdio>
+
+#include "crawler/frontier.h"
+
+namespace cronista::crawler {
+
+namespace {
+using SteadyClock = std::chrono::steady_clock;
+// While the shared frontier does not answer, it is tried again this often.
+constexpr auto kRetryEvery = std::chrono::milliseconds(500);
+}  // namespace
+
+void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
+                        std::uint8_t penalty) {
+  std::uint32_t& n = backlinks_[url];
+  if (count_backlink) ++n;
+  offers_.push_back(SharedUrl{url, host, priority_for(n, penalty)});
+}
+
+void SharedCrawl::failed(const Status& s) {
+  if (!failing_since_) {
+    failing_since_ = SteadyClock::now();
+    std::fprintf(stderr, "crawl: shared frontier unreachable (%s); pausing and retrying\n", s.message().c_str());
+  }
+  last_error_ = s.message();
+  next_try_ = SteadyClock::now() + kRetryEvery;
+}
+
+bool SharedCrawl::flush() {
+  // Links first: a host is released only once what its page offered is
+  // queued, so that no worker finds the crawl empty meanwhile.
+  if (!offers_.empty()) {
+    if (Status s = work_->add(offers_); !s.ok()) return failed(s), false;
+    offers_.clear();
+  }
+  while (!releases_.empty()) {
+    if (Status s = work_->release(releases_.back()); !s.ok()) return failed(s), false;
+    releases_.pop_back();
+  }
+  while (!completions_.empty()) {
+    const Finished& f = completions_.back();
+    if (Status s = work_->complete(f.claim, f.downloaded); !s.ok()) return failed(s), false;
+    completions_.pop_back();
+  }
+  return true;
+}
+
+void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
+  const auto now = SteadyClock::now();
+  if (now < next_try_) return;
+  if (!flush()) return;
+  while (held_.size() < want) {
+    auto pull = work_->claim();
+    if (!pull.ok()) return failed(pull.status());
+    last_ = pull->why;
+    if (pull->why != SharedPull::Why::kClaimed) {
+      // Nothing to take: ask again a little later rather than at every turn.
+      next_try_ = now + std::chrono::milliseconds(20);
+      break;
+    }
+    held_.emplace(pull->claim.url, pull->claim);
+    if (!accept(pull->claim)) {
+      // Known here already (this worker fetched it before a restart of the
+      // shared frontier's view of it): nothing to download.
+      held_.erase(pull->claim.url);
+      completions_.push_back(Finished{pull->claim, false, 0});
+    }
+  }
+  succeeded();
+}
+
+void SharedCrawl::beat() {
+  const auto now = SteadyClock::now();
+  if (now < next_beat_ || now < next_try_) return;
+  // Claims being fetched hold their hosts; finished ones released theirs
+  // (the heartbeat keeps their URLs this worker's until they are stored).
+  std::vector<SharedClaim> claims;
+  claims.reserve(held() + completions_.size());
+  for (const auto& [url, c] : held_) claims.push_back(c);
+  if (Status s = work_->heartbeat(claims); !s.ok()) return failed(s);
+  next_beat_ = now + work_->heartbeat_every();
+}
+
+void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
+  auto it = held_.find(url);
+  if (it == held_.end()) return;
+  releases_.push_back(it->second);
+  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
+  held_.erase(it);
+  if (SteadyClock::now() >= next_try_ && flush()) succeeded();
+}
+
+void SharedCrawl::committed(std::uint64_t job) {
+  bool any = false;
+  for (auto it = uncommitted_.begin(); it != uncommitted_.end();) {
+    if (it->job > job) {
+      ++it;
+      continue;
+    }
+    completions_.push_back(std::move(*it));
+    it = uncommitted_.erase(it);
+    any = true;
+  }
+  if (any && SteadyClock::now() >= next_try_ && flush()) succeeded();
+}
+
+std::optional<std::string> SharedCrawl::ended(bool idle) const {
+  if (failing_since_ && SteadyClock::now() - *failing_since_ >= patience_) return "frontier-lost";
+  if (!idle || held() > 0 || !offers_.empty() || !releases_.empty() || !completions_.empty() || failing_since_)
+    return std::nullopt;
+  if (last_ == SharedPull::Why::kBudgetSpent) return "max-pages";
+  if (last_ == SharedPull::Why::kEmpty) return "frontier-empty";
+  return std::nullopt;
+}
+
+std::size_t SharedCrawl::stop() {
+  for (auto it = held_.begin(); it != held_.end();) {
+    if (!work_->give_back(it->second).ok()) {
+      ++it;
+      continue;
+    }
+    it = held_.erase(it);
+  }
+  flush();
+  const std::size_t left = held() + offers_.size() + releases_.size() + completions_.size();
+  if (left > 0)
+    std::fprintf(stderr,
+                 "crawl: the shared frontier did not take back %zu claimed URLs, %zu found URLs and %zu "
+                 "completions (%s); claimed URLs return when this worker resumes or is declared dead\n",
+                 held(), offers_.size(), completions_.size(), last_error_.c_str());
+  return left;
+}
+
+}  // namespace cronista::crawler

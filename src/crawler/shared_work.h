@@ -1,0 +1,124 @@
+// A frontier shared by several crawl processes (one crawl, many workers).
+// The crawler declares what it needs here and never learns what serves it
+// (the command picks an implementation: shared_frontier/ on Redis). Each
+// worker keeps its own database and WARC; URLs reach its local frontier
+// only by being claimed, and every new URL it finds is offered to the
+// shared frontier instead of being queued locally.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "temporal/status.h"
+
+namespace cronista::crawler {
+
+struct SharedUrl {
+  std::string url;   // canonical
+  std::string host;  // its authority (the politeness key)
+  int priority = 0;  // smaller first (frontier.h: priority_for)
+};
+
+struct SharedClaim {
+  std::string url, host;
+  std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
+};
+
+struct SharedPull {
+  enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
+  SharedClaim claim;  // with kClaimed
+};
+
+class SharedWork {
+ public:
+  virtual ~SharedWork() = default;
+  // Joins the crawl: sets the page budget when none is set yet (0: none)
+  // and settles what this worker held when it last stopped: a URL its
+  // shard finished (finished_here says whether it was downloaded) is
+  // completed, any other returns to the queues.
+  virtual Status join(std::int64_t max_pages,
+                      const std::function<std::optional<bool>(const std::string& url)>& finished_here) = 0;
+  // Queues the URLs never seen by the crawl; a queued one moves up to a
+  // better priority.
+  virtual Status add(const std::vector<SharedUrl>& urls) = 0;
+  // The best URL of a host no other worker holds and politeness allows now.
+  virtual Result<SharedPull> claim() = 0;
+  // The claimed URL's transfer has ended: its host is free to the others
+  // after the politeness gap; the URL stays claimed until complete().
+  virtual Status release(const SharedClaim& claim) = 0;
+  // The claimed URL is done with (stored); `downloaded` false: it gave no
+  // page and its page of the budget returns.
+  virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
+  // The claimed URL goes back to the queues unfetched.
+  virtual Status give_back(const SharedClaim& claim) = 0;
+  // Keeps the hosts of `held` leased and returns the URLs of dead workers.
+  virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
+  // How often heartbeat() must run for leases to hold.
+  virtual std::chrono::milliseconds heartbeat_every() const = 0;
+};
+
+// The crawl loop's side of a shared frontier (crawl.cc): buffers what must
+// reach it, retries while it is unreachable and says when the crawl ends.
+// Single-threaded, owned by the crawl loop.
+class SharedCrawl {
+ public:
+  SharedCrawl(std::shared_ptr<SharedWork> work, std::chrono::seconds patience)
+      : work_(std::move(work)), patience_(patience) {}
+
+  // A URL found on a page (count_backlink) or a seed or redirect target.
+  void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty);
+  // Beats the heart when it is time (every turn of the crawl loop).
+  void beat();
+  // Sends what is buffered and claims up to `want` URLs,
+  // handing each to `accept` (false: the worker has it already; it is
+  // completed at once).
+  void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
+  // A claimed URL left the local frontier for good, in store job `job`: it
+  // is completed once that job is committed, so that a worker killed before
+  // the commit leaves it claimed (it returns to the queues) and nothing is lost.
+  void finished(const std::string& url, bool downloaded, std::uint64_t job);
+  // The store committed every job up to `job`.
+  void committed(std::uint64_t job);
+  // Why the crawl ends now ("max-pages", "frontier-empty", "frontier-lost"),
+  // or nullopt; `idle`: nothing is in flight or in analysis locally.
+  std::optional<std::string> ended(bool idle) const;
+  // The end of the run: claims not finished go back, the buffers are sent.
+  // The number of URLs that could not be handed back or offered.
+  std::size_t stop();
+
+  // Claims not yet completed (the local frontier's share of the crawl),
+  // and those of them still being fetched or analysed.
+  std::size_t held() const { return held_.size() + uncommitted_.size(); }
+  std::size_t fetching() const { return held_.size(); }
+
+ private:
+  bool flush();
+  void failed(const Status& s);
+  void succeeded() { failing_since_.reset(); }
+
+  std::shared_ptr<SharedWork> work_;
+  std::chrono::seconds patience_;
+  std::vector<SharedUrl> offers_;
+  std::unordered_map<std::string, std::uint32_t> backlinks_;  // URL → pages of this worker linking to it
+  std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
+  struct Finished {
+    SharedClaim claim;
+    bool downloaded = false;
+    std::uint64_t job = 0;
+  };
+  std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
+  std::vector<Finished> completions_;                       // committed, not yet told
+  std::vector<SharedClaim> releases_;                       // finished, host not yet released
+  std::optional<SharedPull::Why> last_;
+  std::optional<std::chrono::steady_clock::time_point> failing_since_;
+  std::chrono::steady_clock::time_point next_try_{}, next_beat_{};
+  std::string last_error_;
+};
+
+}  // namespace cronista::crawler

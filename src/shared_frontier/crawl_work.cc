@@ -1,0 +1,97 @@
+#include "shared_frontier/crawl_work.h"
+
+#include <algorithm>
+#include <variant>
+
+namespace cronista::shared_frontier {
+namespace {
+
+Claim to_claim(const crawler::SharedClaim& c) {
+  Claim out;
+  out.url = c.url;
+  out.host = c.host;
+  out.priority = c.priority;
+  return out;
+}
+
+class RedisWork : public crawler::SharedWork {
+ public:
+  explicit RedisWork(std::unique_ptr<SharedFrontier> f) : f_(std::move(f)) {}
+
+  Status join(std::int64_t max_pages,
+              const std::function<std::optional<bool>(const std::string& url)>& finished_here) override {
+    if (max_pages > 0)
+      if (Status s = f_->set_budget(max_pages); !s.ok()) return s;
+    auto own = f_->own_claims();
+    if (!own.ok()) return own.status();
+    for (const Claim& c : *own) {
+      const std::optional<bool> done = finished_here(c.url);
+      if (!done) {
+        if (Status s = f_->give_back(c); !s.ok()) return s;
+      } else if (auto r = f_->complete(c, !*done); !r.ok()) {
+        return r.status();
+      }
+    }
+    return Status::Ok();
+  }
+
+  Status add(const std::vector<crawler::SharedUrl>& urls) override {
+    std::vector<QueuedUrl> q;
+    q.reserve(urls.size());
+    for (const auto& u : urls) q.push_back(QueuedUrl{u.url, u.host, "", u.priority});
+    auto r = f_->add(q);
+    return r.ok() ? Status::Ok() : r.status();
+  }
+
+  Result<crawler::SharedPull> claim() override {
+    auto r = f_->claim();
+    if (!r.ok()) return r.status();
+    crawler::SharedPull pull;
+    if (const auto* c = std::get_if<Claim>(&*r)) {
+      pull.why = crawler::SharedPull::Why::kClaimed;
+      pull.claim = crawler::SharedClaim{c->url, c->host, c->priority};
+      return pull;
+    }
+    switch (std::get<NoClaim>(*r).why) {
+      case NoClaim::Why::kBudgetSpent: pull.why = crawler::SharedPull::Why::kBudgetSpent; break;
+      case NoClaim::Why::kEmpty: pull.why = crawler::SharedPull::Why::kEmpty; break;
+      case NoClaim::Why::kWait: pull.why = crawler::SharedPull::Why::kWait; break;
+    }
+    return pull;
+  }
+
+  Status release(const crawler::SharedClaim& c) override {
+    auto r = f_->release(to_claim(c));
+    return r.ok() ? Status::Ok() : r.status();
+  }
+
+  Status complete(const crawler::SharedClaim& c, bool downloaded) override { return f_->settle(to_claim(c), !downloaded); }
+
+  Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
+
+  Status heartbeat(const std::vector<crawler::SharedClaim>& held) override {
+    for (const auto& c : held)
+      if (Status s = f_->renew(to_claim(c)); !s.ok()) return s;
+    auto r = f_->heartbeat_and_reap();
+    return r.ok() ? Status::Ok() : r.status();
+  }
+
+  // Three renewals per lease, and at least one a second.
+  std::chrono::milliseconds heartbeat_every() const override {
+    return std::chrono::milliseconds(std::clamp(f_->options().lease_ms / 3, 1, 1000));
+  }
+
+ private:
+  std::unique_ptr<SharedFrontier> f_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<crawler::SharedWork>> open_crawl_work(const std::string& uri,
+                                                             const SharedFrontierOptions& options) {
+  auto f = SharedFrontier::connect(uri, options);
+  if (!f.ok()) return f.status();
+  return std::shared_ptr<crawler::SharedWork>(std::make_shared<RedisWork>(std::move(*f)));
+}
+
+}  // namespace cronista::shared_frontier

@@ -1,0 +1,317 @@
+// One crawl, many processes: `cronista crawl --frontier … --crawl-id …`
+// workers against a real redis-server (unix socket, append-only file) and
+// loopback sites; real kills of real processes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <set>
+#include <thread>
+
+#include "crawler/crawl_support.h"
+#include "redis_server.h"
+#include "shared_frontier/shared_frontier.h"
+
+namespace cronista::crawler {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::Child;
+using testing::count;
+using testing::html;
+using testing::rows;
+using testing::Site;
+using testing::spawn_cronista;
+using testing::TempDir;
+
+constexpr int kSites = 3;
+constexpr int kArticles = 40;
+constexpr int kPages = kSites * (kArticles + 1);
+constexpr int kDelayMs = 20;
+
+// Three sites on loopback; each index links its articles and the other
+// sites' indexes, each article its index, its neighbours and the same
+// article of the next site.
+struct Web {
+  std::vector<std::unique_ptr<Site>> sites;
+  Web() {
+    for (int s = 0; s < kSites; ++s) {
+      sites.push_back(std::make_unique<Site>());
+      sites.back()->start();  // the port is known once started; pages are read per request
+    }
+    for (int s = 0; s < kSites; ++s) {
+      Site& site = *sites[s];
+      const Site& next = *sites[(s + 1) % kSites];
+      std::string index;
+      for (int a = 0; a < kArticles; ++a) {
+        const std::string path = "/artigo/" + std::to_string(a);
+        index += "<a href=\"" + path + "\">Notícia de 1942</a> ";
+        site.page(path, html("<p>Em março de 1942 o porto reabriu. <a href=\"/\">início</a> <a href=\"/artigo/" +
+                             std::to_string((a + 1) % kArticles) + "\">seguinte</a> <a href=\"" +
+                             next.url(path) + "\">noutro sítio</a></p>"));
+      }
+      for (int o = 0; o < kSites; ++o)
+        if (o != s) index += "<a href=\"" + sites[o]->url("/") + "\">outro sítio</a> ";
+      site.page("/", html("<p>" + index + "</p>"));
+    }
+  }
+  std::vector<std::string> seeds() const {
+    std::vector<std::string> out;
+    for (const auto& s : sites) out.push_back(s->url("/"));
+    return out;
+  }
+};
+
+std::vector<std::string> worker_args(const TempDir& tmp, const Web& web, const testing::RedisServer& redis,
+                                     const std::string& name, const std::string& crawl_id, int budget) {
+  std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--mode", "general",
+                                   "--db", (tmp / (name + ".db")).string(), "--delay-ms", std::to_string(kDelayMs),
+                                   "--connections", "4", "--quiet", "--frontier", redis.uri(),
+                                   "--crawl-id", crawl_id, "--lease-ms", "1000",
+                                   "--max-pages", std::to_string(budget)};
+  for (const auto& s : web.seeds()) args.push_back(s);
+  return args;
+}
+
+// Starts one worker per name, each with its shard NAME.db and NAME.err.
+std::vector<Child> spawn_workers(const TempDir& tmp, const Web& web, const testing::RedisServer& redis,
+                                 const std::vector<std::string>& names, const std::string& crawl_id, int budget) {
+  std::vector<Child> workers;
+  for (const auto& n : names)
+    workers.push_back(spawn_cronista(worker_args(tmp, web, redis, n, crawl_id, budget), (tmp / (n + ".err")).string()));
+  return workers;
+}
+
+void expect_clean_exits(const TempDir& tmp, std::vector<Child>& workers, const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < workers.size(); ++i)
+    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
+}
+
+std::vector<std::string> history(const TempDir& tmp, const std::vector<std::string>& names) {
+  std::vector<std::string> all;
+  for (const auto& n : names) {
+    const auto h = rows((tmp / (n + ".db")).string(), "SELECT url FROM history");
+    all.insert(all.end(), h.begin(), h.end());
+  }
+  return all;
+}
+
+// Requests of every page (robots.txt aside) at all sites, by URL.
+std::map<std::string, int> requests(const Web& web) {
+  std::map<std::string, int> out;
+  for (const auto& s : web.sites)
+    for (const auto& p : s->server().paths())
+      if (p != "/robots.txt") ++out[s->url(p)];
+  return out;
+}
+
+// The smallest gap between two requests to one site, robots.txt included.
+milliseconds smallest_gap(const Web& web) {
+  milliseconds least = milliseconds::max();
+  for (const auto& s : web.sites) {
+    const auto log = s->server().log();
+    for (std::size_t i = 1; i < log.size(); ++i)
+      least = std::min(least, std::chrono::duration_cast<milliseconds>(log[i].at - log[i - 1].at));
+  }
+  return least;
+}
+
+// Waits until a worker's shard holds n pages (it may not exist yet).
+void wait_for_pages(const std::string& db, std::int64_t n) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      if (std::filesystem::exists(db) && count(db, "SELECT COUNT(*) FROM history") >= n) return;
+    } catch (const std::exception&) {  // the schema is being created
+    }
+    std::this_thread::sleep_for(milliseconds(5));
+  }
+}
+
+// A Redis, the three sites and a folder for the shards, per test.
+class SharedCrawlWorkers : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  }
+  testing::RedisServer redis;
+  Web web;
+  TempDir tmp;
+};
+
+TEST_F(SharedCrawlWorkers, ThreeWorkersSpendTheBudgetExactlyFetchNothingTwiceAndKeepEachHostsGap) {
+  const int budget = 60;
+  const std::vector<std::string> names = {"w1", "w2", "w3"};
+  auto workers = spawn_workers(tmp, web, redis, names, "um", budget);
+  expect_clean_exits(tmp, workers, names);
+
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "a page is in two shards";
+  for (const auto& [url, n] : requests(web)) EXPECT_EQ(n, 1) << url << " requested " << n << " times";
+  // Every worker took part, and each ended on the shared budget.
+  for (const auto& n : names) {
+    EXPECT_GT(count((tmp / (n + ".db")).string(), "SELECT COUNT(*) FROM history"), 0) << n;
+    EXPECT_EQ(rows((tmp / (n + ".db")).string(), "SELECT end_reason FROM runs"),
+              std::vector<std::string>{"max-pages"});
+  }
+  EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
+}
+
+TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFrontier) {
+  const std::vector<std::string> names = {"w1", "w2"};
+  auto workers = spawn_workers(tmp, web, redis, names, "tudo", 0);
+  expect_clean_exits(tmp, workers, names);
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kPages));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
+  for (const auto& n : names)
+    EXPECT_EQ(rows((tmp / (n + ".db")).string(), "SELECT end_reason FROM runs"),
+              std::vector<std::string>{"frontier-empty"});
+}
+
+TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
+  const int budget = kPages - 3;
+  const std::vector<std::string> names = {"w1", "w2", "w3"};
+  std::vector<std::vector<std::string>> args;
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    args.push_back(worker_args(tmp, web, redis, n, "morte", budget));
+    workers.push_back(spawn_cronista(args.back(), (tmp / (n + ".err")).string()));
+  }
+  // w1 dies once it has written pages of its own.
+  const std::string db1 = (tmp / "w1.db").string();
+  wait_for_pages(db1, 5);
+  ::kill(workers[0].pid, SIGKILL);
+  EXPECT_EQ(workers[0].wait(), 128 + SIGKILL);
+  const auto killed_at = std::chrono::steady_clock::now();
+  // Its leases expire (1 s): the other two take its hosts; every site is
+  // asked again after the kill before it comes back.
+  const auto takeover_deadline = killed_at + std::chrono::seconds(30);
+  auto all_sites_served_since_kill = [&] {
+    for (const auto& site : web.sites) {
+      const auto log = site->server().log();
+      if (log.empty() || log.back().at < killed_at + milliseconds(1500)) return false;
+    }
+    return true;
+  };
+  while (!all_sites_served_since_kill() && std::chrono::steady_clock::now() < takeover_deadline)
+    std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_TRUE(all_sites_served_since_kill()) << "the others did not take the dead worker's hosts";
+  // It rejoins under its own name (its --db) while the others still crawl.
+  args[0].push_back("--resume");
+  workers[0] = spawn_cronista(args[0], (tmp / "w1-again.err").string());
+  for (std::size_t i = 0; i < workers.size(); ++i)
+    EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (i == 0 ? "w1-again.err" : names[i] + ".err"));
+
+  // Nothing lost: the budget is spent on distinct pages. Downloaded twice:
+  // only what w1 held at the kill (at most --connections claims), which
+  // went back to the queues with their pages of the budget.
+  const auto all = history(tmp, names);
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), static_cast<std::size_t>(budget));
+  EXPECT_LE(all.size(), static_cast<std::size_t>(budget + 4));
+  int repeats = 0;
+  for (const auto& [url, n] : requests(web)) repeats += n - 1;
+  EXPECT_LE(repeats, 4);
+  EXPECT_EQ(rows(db1, "SELECT end_reason FROM runs ORDER BY id"), (std::vector<std::string>{"NULL", "max-pages"}));
+  EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
+}
+
+TEST_F(SharedCrawlWorkers, RedisRestartedFromItsAppendOnlyFileMidCrawlAndTheCrawlContinues) {
+  const int budget = 90;
+  const std::vector<std::string> names = {"w1", "w2"};
+  auto workers = spawn_workers(tmp, web, redis, names, "volta", budget);
+  const std::string db1 = (tmp / "w1.db").string();
+  wait_for_pages(db1, 5);
+  redis.stop(SIGKILL);
+  std::this_thread::sleep_for(milliseconds(1500));
+  redis.start();
+  ASSERT_TRUE(redis.running());
+  expect_clean_exits(tmp, workers, names);
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
+  EXPECT_NE(testing::read_file(tmp / "w1.err").find("pausing and retrying"), std::string::npos);
+}
+
+TEST_F(SharedCrawlWorkers, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesKept) {
+  auto args = worker_args(tmp, web, redis, "w1", "perdido", 0);
+  args.insert(args.end() - kSites, {"--frontier-patience", "2"});
+  Child w = spawn_cronista(args, (tmp / "w1.err").string());
+  const std::string db = (tmp / "w1.db").string();
+  wait_for_pages(db, 5);
+  redis.stop(SIGKILL);
+  EXPECT_EQ(w.wait(), 1);
+  const std::string err = testing::read_file(tmp / "w1.err");
+  EXPECT_NE(err.find("pausing and retrying"), std::string::npos) << err;
+  EXPECT_NE(err.find("--resume"), std::string::npos) << err;
+  EXPECT_EQ(rows(db, "SELECT end_reason FROM runs"), std::vector<std::string>{"frontier-lost"});
+  // Every page it downloaded is in its shard, once.
+  const auto h = rows(db, "SELECT url FROM history");
+  EXPECT_GE(h.size(), 5u);
+  EXPECT_EQ(std::set<std::string>(h.begin(), h.end()).size(), h.size());
+}
+
+TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOtherSpendsTheBudget) {
+  const int budget = 90;
+  const std::vector<std::string> names = {"w1", "w2"};
+  auto workers = spawn_workers(tmp, web, redis, names, "parar", budget);
+  wait_for_pages((tmp / "w1.db").string(), 5);
+  ::kill(workers[0].pid, SIGTERM);
+  EXPECT_EQ(workers[0].wait(), 128 + SIGTERM) << testing::read_file(tmp / "w1.err");
+  // Nothing is left in flight under w1's name (by default its host name
+  // and the absolute path of its --db): its claims went back at once.
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  shared_frontier::SharedFrontierOptions o;
+  o.crawl_id = "parar";
+  o.worker_id = std::string(host) + ":" + std::filesystem::absolute(tmp / "w1.db").string();
+  auto f = shared_frontier::SharedFrontier::connect(redis.uri(), o);
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  auto own = (*f)->own_claims();
+  ASSERT_TRUE(own.ok());
+  EXPECT_TRUE(own->empty()) << own->size() << " claims left, the first " << own->front().url;
+  EXPECT_EQ(workers[1].wait(), 0) << testing::read_file(tmp / "w2.err");
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(budget));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size());
+  // Asked twice: at most the transfers w1 abandoned (--connections).
+  int repeats = 0;
+  for (const auto& [url, n] : requests(web)) repeats += n - 1;
+  EXPECT_LE(repeats, 4);
+  EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT end_reason FROM runs"), std::vector<std::string>{"interrupted"});
+}
+
+TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
+  auto a = testing::run_cronista(worker_args(tmp, web, redis, "a", "primeiro", 20));
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  auto b = testing::run_cronista(worker_args(tmp, web, redis, "b", "segundo", 30));
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  // The second crawl saw nothing of the first: its own budget, the same seeds again.
+  EXPECT_EQ(count((tmp / "a.db").string(), "SELECT COUNT(*) FROM history"), 20);
+  EXPECT_EQ(count((tmp / "b.db").string(), "SELECT COUNT(*) FROM history"), 30);
+  const auto hb = rows((tmp / "b.db").string(), "SELECT url FROM history");
+  for (const auto& seed : web.seeds()) EXPECT_NE(std::find(hb.begin(), hb.end(), seed), hb.end()) << seed;
+}
+
+TEST(SharedCrawlStart, AnUnreachableRedisIsAOneLineErrorAndExit1WithNothingCreated) {
+  Web web;
+  TempDir tmp;
+  std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--db", (tmp / "w.db").string(),
+                                   "--frontier", "unix://" + (tmp / "nenhum.sock").string(), "--crawl-id", "x",
+                                   web.sites[0]->url("/")};
+  auto r = testing::run_cronista(args);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("nenhum.sock"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "w.db"));
+  // --frontier without --crawl-id is a usage error.
+  args.resize(args.size() - 3);
+  args.push_back(web.sites[0]->url("/"));
+  EXPECT_EQ(testing::run_cronista(args).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace cronista::crawler
