@@ -313,5 +313,21 @@ TEST(SharedCrawlStart, AnUnreachableRedisIsAOneLineErrorAndExit1WithNothingCreat
   EXPECT_EQ(testing::run_cronista(args).exit_code, 2);
 }
 
+// Replica detection moves URLs between hosts from what one crawl has seen; a
+// worker sees only its shard, so a shared crawl does not detect, and asking
+// for it is a usage error (before Redis is reached).
+TEST(SharedCrawlStart, ReplicaDetectionIsRefusedWithASharedFrontier) {
+  Web web;
+  TempDir tmp;
+  const std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--db", (tmp / "w.db").string(),
+                                         "--frontier", "unix://" + (tmp / "nenhum.sock").string(), "--crawl-id", "x",
+                                         "--replicas", "detect", web.sites[0]->url("/")};
+  auto r = testing::run_cronista(args);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
+  EXPECT_NE(r.err.find("--replicas detect"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "w.db"));
+}
+
 }  // namespace
 }  // namespace cronista::crawler
