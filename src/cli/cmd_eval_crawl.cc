@@ -17,12 +17,20 @@ int cmd_eval_crawl(int argc, char** argv) {
   bool no_oracle = false;
   app.add_option("--truth", o.truth_path, "truth.jsonl of the sample web")->required();
   app.add_option("--scope", o.scope, "period: A-B (years), A..B, or one of YYYY, YYYY-MM, YYYY-MM-DD (BCYYYY… before the year 1)")->required();
-  app.add_option("--order", o.order_paths, "download order of a crawl (--order-out), repeatable")->required();
-  app.add_option("--name", o.names, "a name per --order, in the same order (default: the file name)");
+  auto* order = app.add_option("--order", o.order_paths, "download order of a crawl (--order-out), repeatable");
+  auto* order_db = app.add_option("--order-db", o.order_dbs,
+                                  "one more run, read from a crawl database; repeated: the shards of one shared crawl, "
+                                  "merged by fetch time")
+                       ->allow_extra_args(false);
+  app.add_option("--name", o.names,
+                 "a name per --order, in the same order, then one for --order-db (default: the file name)");
   app.add_option("--oracle-seeds,--seeds", o.seeds_path,
                  "seeds for the oracle and for reachability (default: seeds-<scope>.txt beside the truth file)");
   app.add_flag("--no-oracle", no_oracle, "leave the oracle run out");
-  app.add_option("--db", o.db_path, "crawl database: list pages its tagger judged differently from the truth");
+  app.add_option("--db", o.db_paths,
+                 "crawl database: list pages its tagger judged differently from the truth; repeated: the shards of "
+                 "one shared crawl")
+      ->allow_extra_args(false);
   app.add_option("--delay-ms", o.delay_ms,
                  "the crawls' minimum gap per host, for the oracle on the time axis (default 1000)")
       ->check(CLI::NonNegativeNumber);
@@ -30,6 +38,8 @@ int cmd_eval_crawl(int argc, char** argv) {
                  "folder for summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg, time-chart.svg (created if "
                  "missing)");
   if (auto code = parse(app, argc, argv)) return *code;
+  if (order->count() == 0 && order_db->count() == 0)
+    return fail("eval-crawl", "no run: give --order FILE or --order-db DB", kExitUsage);
   o.oracle = !no_oracle;
   if (auto scope = eval::parse_scope(o.scope); !scope.ok())
     return fail("eval-crawl", scope.status().message(), kExitUsage);
@@ -51,12 +61,12 @@ int cmd_eval_crawl(int argc, char** argv) {
                                         {"time-chart.svg", eval::time_chart_svg(*e)}});
         !st.ok())
       return fail("eval-crawl", st.message());
-    if (!o.db_path.empty()) {
+    if (!o.db_paths.empty()) {
       if (Status st = write_output((dir / "tagger-disagreements.csv").string(), eval::disagreements_csv(*e)); !st.ok())
         return fail("eval-crawl", st.message());
     }
     std::cerr << "eval-crawl: wrote summary.md, cutoffs.csv, curves.csv, time-cutoffs.csv, chart.svg, time-chart.svg"
-              << (o.db_path.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
+              << (o.db_paths.empty() ? "" : ", tagger-disagreements.csv") << " in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-crawl", st.message());
   return kExitOk;

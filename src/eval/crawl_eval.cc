@@ -18,6 +18,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/crawl_shards.h"
+#include "crawler/crawl_store.h"
 #include "crawler/url.h"
 #include "store/database.h"
 #include "temporal/scope.h"
@@ -61,6 +63,28 @@ Result<std::vector<std::string>> read_url_lines(const std::string& path, std::ve
   }
   if (seconds != nullptr) *seconds = timed ? std::move(times) : std::vector<double>{};
   return out;
+}
+
+// A run read from crawl databases (shards of one crawl merged by fetch
+// time): its downloads in order, each at its seconds since the earliest run
+// start, on the one clock of the fetch timestamps.
+Result<RunCurve> run_from_databases(const std::vector<std::string>& paths) {
+  using RR = Result<RunCurve>;
+  auto db = crawler::open_shards(paths);
+  if (!db) return RR::Error(db.status().message());
+  auto first = db->prepare("SELECT min(started_at) FROM runs");
+  if (!first) return RR::Error("'" + paths[0] + "' is not a crawl database: " + first.status().message());
+  const std::int64_t start = first->step() ? crawler::iso_ms(first->column_text(0)).value_or(0) : 0;
+  auto st = db->prepare("SELECT url, fetched_at FROM history ORDER BY seq");
+  if (!st) return RR::Error("'" + paths[0] + "' is not a crawl database: " + st.status().message());
+  RunCurve run;
+  while (st->step()) {
+    run.lines.push_back(canonical_form(st->column_text(0)));
+    const auto at = crawler::iso_ms(st->column_text(1));
+    run.seconds.push_back(at ? std::max(0.0, static_cast<double>(*at - start) / 1000.0) : 0.0);
+  }
+  if (!st->status().ok()) return RR::Error("reading the crawl's history: " + st->status().message());
+  return run;
 }
 
 std::string fmt(double v, int decimals) {
@@ -250,6 +274,16 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
     e.runs.push_back(std::move(run));
     longest = std::max(longest, e.runs.back().lines.size());
   }
+  if (!o.order_dbs.empty()) {
+    auto run = run_from_databases(o.order_dbs);
+    if (!run) return run.status();
+    const std::size_t i = o.order_paths.size();
+    run->name = i < o.names.size() && !o.names[i].empty() ? o.names[i]
+                                                           : std::filesystem::path(o.order_dbs[0]).stem().string();
+    if (!names.insert(run->name).second) run->name += "-" + std::to_string(i + 1);
+    e.runs.push_back(std::move(*run));
+    longest = std::max(longest, e.runs.back().lines.size());
+  }
   // The oracle, as long as the longest run.
   if (o.oracle && !e.seeds.empty()) {
     RunCurve oracle;
@@ -354,12 +388,12 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
   }
 
   // The crawler's own judgement, when its database is given.
-  if (!o.db_path.empty()) {
-    e.db_path = o.db_path;
-    auto db = store::Database::open(o.db_path, true);
+  if (!o.db_paths.empty()) {
+    for (const auto& p : o.db_paths) e.db_path += (e.db_path.empty() ? "" : " + ") + p;
+    auto db = crawler::open_shards(o.db_paths);
     if (!db) return db.status();
     auto st = db->prepare("SELECT url, final_url, relevant FROM pages WHERE relevant IS NOT NULL ORDER BY id");
-    if (!st) return R::Error("'" + o.db_path + "' is not a crawl database: " + st.status().message());
+    if (!st) return R::Error("'" + e.db_path + "' is not a crawl database: " + st.status().message());
     std::set<std::string> done;
     while (st->step()) {
       const std::string final_url = st->column_text(1).empty() ? st->column_text(0) : st->column_text(1);
@@ -371,7 +405,7 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
       const bool crawl_rel = st->column_int(2) != 0;
       if (truth_rel != crawl_rel) e.disagreements.push_back({page, truth_rel, crawl_rel});
     }
-    if (!st->status().ok()) return R::Error("reading '" + o.db_path + "': " + st->status().message());
+    if (!st->status().ok()) return R::Error("reading '" + e.db_path + "': " + st->status().message());
   }
   return e;
 }

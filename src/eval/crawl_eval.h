@@ -120,10 +120,15 @@ struct EvalCrawlOptions {
   std::string truth_path;
   std::string scope;
   std::vector<std::string> order_paths;
-  std::vector<std::string> names;  // optional, one per order file
+  // One more run read from crawl databases: the download order of their
+  // history, several being the shards of one shared crawl merged by fetch
+  // time (crawler/crawl_shards.h), each download's time counted from the
+  // earliest run start.
+  std::vector<std::string> order_dbs;
+  std::vector<std::string> names;  // optional, one per order file, then one for order_dbs
   std::string seeds_path;          // empty: seeds-<scope>.txt beside the truth file, if present
   bool oracle = true;
-  std::string db_path;             // optional crawl database (pages.relevant)
+  std::vector<std::string> db_paths;  // optional crawl database, or shards of one crawl (pages.relevant)
   // The oracle's politeness on the time axis: the minimum gap between two
   // requests to one host (the crawls' --delay-ms), raised by a host's
   // robots.txt Crawl-delay when the sample web's files are beside the truth.

@@ -10,8 +10,11 @@
 #include <set>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "crawler/crawl_support.h"
 #include "redis_server.h"
+#include "crawler/crawl_shards.h"
 #include "shared_frontier/shared_frontier.h"
 
 namespace cronista::crawler {
@@ -294,6 +297,89 @@ TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
   EXPECT_EQ(count((tmp / "b.db").string(), "SELECT COUNT(*) FROM history"), 30);
   const auto hb = rows((tmp / "b.db").string(), "SELECT url FROM history");
   for (const auto& seed : web.seeds()) EXPECT_NE(std::find(hb.begin(), hb.end(), seed), hb.end()) << seed;
+}
+
+// The integer a merged query answers.
+std::int64_t merged_count(store::Database& db, const std::string& sql) {
+  auto st = db.prepare(sql);
+  EXPECT_TRUE(st.ok()) << sql;
+  if (!st.ok() || !st->step()) return -1;
+  return st->column_int(0);
+}
+
+TEST_F(SharedCrawlWorkers, TheShardsOfOneCrawlReadAsOneInDownloadOrderAcrossShards) {
+  const int budget = 50;
+  const std::vector<std::string> names = {"w1", "w2"};
+  auto workers = spawn_workers(tmp, web, redis, names, "um", budget);
+  expect_clean_exits(tmp, workers, names);
+  const std::string a = (tmp / "w1.db").string(), b = (tmp / "w2.db").string();
+  ASSERT_GT(count(a, "SELECT COUNT(*) FROM history"), 0);
+  ASSERT_GT(count(b, "SELECT COUNT(*) FROM history"), 0);
+
+  auto db = crawler::open_shards({a, b});
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  // Every row of both shards, hosts once per authority.
+  for (const std::string table : {"pages", "history", "documents", "segments", "expressions", "chronons", "links", "runs"})
+    EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM " + table),
+              count(a, "SELECT COUNT(*) FROM " + table) + count(b, "SELECT COUNT(*) FROM " + table))
+        << table;
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM history"), budget);
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM hosts"), kSites);
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(DISTINCT authority) FROM hosts"), kSites);
+  // The downloads in the order of their fetch times, whichever shard holds them.
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM history h JOIN history g ON g.seq = h.seq + 1 "
+                              "WHERE g.fetched_at < h.fetched_at"),
+            0);
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM pages p JOIN pages q ON q.id = p.id + 1 "
+                              "WHERE q.fetched_at < p.fetched_at"),
+            0);
+  // References followed across the renumbering: each download's page, each page's document and host.
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM history h JOIN pages p ON p.id = h.page_id AND p.url = h.url"),
+            budget);
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM pages p JOIN documents d ON d.id = p.document_id"),
+            count(a, "SELECT COUNT(*) FROM pages WHERE document_id IS NOT NULL") +
+                count(b, "SELECT COUNT(*) FROM pages WHERE document_id IS NOT NULL"));
+  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM pages p JOIN urls u ON u.id = p.url_id JOIN hosts h ON h.id = "
+                              "u.host_id WHERE p.url LIKE h.origin || '%'"),
+            count(a, "SELECT COUNT(*) FROM pages WHERE url_id IS NOT NULL") +
+                count(b, "SELECT COUNT(*) FROM pages WHERE url_id IS NOT NULL"));
+
+  // `report` over both shards: the crawl's counts are the sums of the shards'.
+  auto json_report = [&](const std::vector<std::string>& dbs) {
+    std::vector<std::string> args = {"report", "--format", "json"};
+    for (const auto& d : dbs) args.insert(args.end(), {"--db", d});
+    auto r = testing::run_cronista(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  };
+  const auto both = json_report({a, b}), ja = json_report({a}), jb = json_report({b});
+  ASSERT_FALSE(both.is_discarded());
+  auto figure = [](const nlohmann::json& j, const std::string& row) {
+    const auto& cells = j.at("8.2").at(row);
+    return cells.begin()->get<double>();
+  };
+  for (const std::string row : {"pages downloaded", "relevant pages", "segments", "segments in scope", "links"})
+    EXPECT_EQ(figure(both, row), figure(ja, row) + figure(jb, row)) << row;
+  EXPECT_EQ(figure(both, "pages downloaded"), budget);
+
+  // Shards of another crawl are refused with one line, and so is another period.
+  auto other = testing::run_cronista(worker_args(tmp, web, redis, "outro", "dois", 5));
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  auto refused = testing::run_cronista({"report", "--db", a, "--db", (tmp / "outro.db").string()});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_TRUE(refused.out.empty());
+  EXPECT_NE(refused.err.find("shards of different crawls"), std::string::npos) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  std::filesystem::copy_file(b, tmp / "later.db");
+  {
+    auto w = store::Database::open((tmp / "later.db").string());
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w->exec("UPDATE runs SET period_from = '1950'").ok());
+  }
+  auto period = crawler::open_shards({a, (tmp / "later.db").string()});
+  ASSERT_FALSE(period.ok());
+  EXPECT_NE(period.status().message().find("shards of different crawls"), std::string::npos)
+      << period.status().message();
 }
 
 TEST(SharedCrawlStart, AnUnreachableRedisIsAOneLineErrorAndExit1WithNothingCreated) {
