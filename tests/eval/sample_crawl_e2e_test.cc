@@ -35,8 +35,7 @@
 #include <filesystem>
 
 #include "eval/crawl_eval.h"
-#include "sampleweb/sample_web.h"
-#include "sampleweb/sample_web_server.h"
+#include "served_sample_web.h"
 #include "test_support.h"
 
 namespace cronista::eval {
@@ -53,21 +52,8 @@ double precision_at(const RunCurve& r, std::size_t n) {
 
 TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pages) {
   TempDir dir;
-  const int port = cronista::testing::free_loopback_port();
-  sampleweb::SampleWebOptions web;
-  web.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
-  web.out_dir = (dir / "web").string();
-  web.pages = 400;
-  web.seed = 1;
-  web.port = port;
-  auto generated = sampleweb::generate_sample_web(web);
-  ASSERT_TRUE(generated.ok()) << generated.status().message();
-
-  sampleweb::SampleWebServerOptions so;
-  so.root = web.out_dir;
-  auto server = sampleweb::SampleWebServer::load(so);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  ASSERT_TRUE((*server)->start().ok());
+  auto server = cronista::testing::serve_sample_web(dir.path(), 400, 1);
+  ASSERT_NE(server, nullptr);
 
   const std::string seeds = (dir / "web" / "seeds-1939-1945.txt").string();
   for (const std::string mode : {"temporal", "general"}) {
@@ -76,7 +62,7 @@ TEST(SampleCrawlEndToEnd, TemporalCrawlIsFarMorePreciseThanTheGeneralOneAt200Pag
                            "--max-pages", "300", "--delay-ms", "20"});
     ASSERT_EQ(r.exit_code, 0) << mode << " crawl: " << r.err;
   }
-  (*server)->stop();
+  server->stop();
 
   EvalCrawlOptions o;
   o.truth_path = (dir / "web" / "truth.jsonl").string();

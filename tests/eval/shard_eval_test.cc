@@ -11,8 +11,7 @@
 
 #include "eval/crawl_eval.h"
 #include "redis_server.h"
-#include "sampleweb/sample_web.h"
-#include "sampleweb/sample_web_server.h"
+#include "served_sample_web.h"
 #include "test_support.h"
 
 namespace cronista::eval {
@@ -25,19 +24,8 @@ TEST(ShardEvaluation, TheShardsOfASharedCrawlAreOneRunInFetchOrder) {
   cronista::testing::RedisServer redis;
   if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
   TempDir dir;
-  sampleweb::SampleWebOptions web;
-  web.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
-  web.out_dir = (dir / "web").string();
-  web.pages = 200;
-  web.seed = 7;
-  web.port = cronista::testing::free_loopback_port();
-  auto generated = sampleweb::generate_sample_web(web);
-  ASSERT_TRUE(generated.ok()) << generated.status().message();
-  sampleweb::SampleWebServerOptions so;
-  so.root = web.out_dir;
-  auto server = sampleweb::SampleWebServer::load(so);
-  ASSERT_TRUE(server.ok()) << server.status().message();
-  ASSERT_TRUE((*server)->start().ok());
+  auto server = cronista::testing::serve_sample_web(dir.path(), 200, 7);
+  ASSERT_NE(server, nullptr);
 
   const std::string seeds = (dir / "web" / "seeds-1939-1945.txt").string();
   const int budget = 60;
@@ -55,7 +43,7 @@ TEST(ShardEvaluation, TheShardsOfASharedCrawlAreOneRunInFetchOrder) {
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
         << cronista::testing::read_file(dir / ("w" + std::to_string(i + 1) + ".err"));
   }
-  (*server)->stop();
+  server->stop();
 
   EvalCrawlOptions o;
   o.truth_path = (dir / "web" / "truth.jsonl").string();
