@@ -327,12 +327,8 @@ TEST_F(SharedCrawlWorkers, TheShardsOfOneCrawlReadAsOneInDownloadOrderAcrossShar
   EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM hosts"), kSites);
   EXPECT_EQ(merged_count(*db, "SELECT COUNT(DISTINCT authority) FROM hosts"), kSites);
   // The downloads in the order of their fetch times, whichever shard holds them.
-  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM history h JOIN history g ON g.seq = h.seq + 1 "
-                              "WHERE g.fetched_at < h.fetched_at"),
-            0);
-  EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM pages p JOIN pages q ON q.id = p.id + 1 "
-                              "WHERE q.fetched_at < p.fetched_at"),
-            0);
+  for (const std::string next : {"history h JOIN history g ON g.seq = h.seq + 1", "pages h JOIN pages g ON g.id = h.id + 1"})
+    EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM " + next + " WHERE g.fetched_at < h.fetched_at"), 0) << next;
   // References followed across the renumbering: each download's page, each page's document and host.
   EXPECT_EQ(merged_count(*db, "SELECT COUNT(*) FROM history h JOIN pages p ON p.id = h.page_id AND p.url = h.url"),
             budget);
