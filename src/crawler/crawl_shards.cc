@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "crawler/crawl_record.h"
@@ -95,75 +96,83 @@ R open_shards(const std::vector<std::string>& paths) {
   if (!db.ok()) return db;
   auto exec = [&](const std::string& sql) { return db->exec(sql); };
   const std::size_t n = paths.size();
-  for (std::size_t i = 0; i < n; ++i)
-    if (Status s = exec("ATTACH DATABASE " + literal(paths[i]) + " AS s" + std::to_string(i)); !s.ok())
-      return R::Error("'" + paths[i] + "': " + s.message());
-
-  // The tables of every shard (the first shard's columns).
-  std::vector<std::string> tables;
-  {
-    auto st = db->prepare("SELECT name FROM s0.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
-    if (!st.ok()) return R::Error(st.status().message());
-    while (st->step()) tables.push_back(st->column_text(0));
-    if (!st->status().ok()) return R::Error(st->status().message());
-  }
-  auto has = [&](std::size_t i, const std::string& table) {
-    auto st = db->prepare("SELECT count(*) FROM s" + std::to_string(i) + ".sqlite_master WHERE type = 'table' AND name = ?");
+  // One shard attached at a time (SQLite attaches at most 10 at once).
+  auto attach = [&](std::size_t i) -> Status {
+    if (Status s = exec("ATTACH DATABASE " + literal(paths[i]) + " AS shard"); !s.ok())
+      return Status::Error("'" + paths[i] + "': " + s.message());
+    return Status::Ok();
+  };
+  auto detach = [&] { return exec("DETACH DATABASE shard"); };
+  auto has = [&](const std::string& table) {
+    auto st = db->prepare("SELECT count(*) FROM shard.sqlite_master WHERE type = 'table' AND name = ?");
     if (!st.ok()) return false;
     st->bind(1, table);
     return st->step() && st->column_int(0) > 0;
   };
-  auto shards_with = [&](const std::string& table, const std::string& select) {
-    std::string u;
-    for (std::size_t i = 0; i < n; ++i)
-      if (has(i, table)) {
-        const std::string s = select;
-        std::string q;
-        for (std::size_t k = 0; k < s.size(); ++k)  // "$" stands for the shard's number
-          q += s[k] == '$' ? std::to_string(i) : std::string(1, s[k]);
-        u += (u.empty() ? "" : " UNION ALL ") + q;
-      }
-    return u;
-  };
+
+  // The tables (the first shard's, with its columns), and each shard's
+  // downloads with their fetch times and its hosts.
+  std::vector<std::string> tables;
+  if (Status s = exec("CREATE TEMP TABLE page_times(shard INTEGER, old INTEGER, fetched_at TEXT);"
+                      "CREATE TEMP TABLE history_times(shard INTEGER, old INTEGER, fetched_at TEXT);"
+                      "CREATE TEMP TABLE allhosts(shard INTEGER, old INTEGER, authority TEXT);");
+      !s.ok())
+    return R::Error("merging shards: " + s.message());
+  for (std::size_t i = 0; i < n; ++i) {
+    if (Status s = attach(i); !s.ok()) return R::Error(s.message());
+    const std::string shard = std::to_string(i);
+    if (i == 0) {
+      auto st = db->prepare("SELECT name FROM shard.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name");
+      if (!st.ok()) return R::Error(st.status().message());
+      while (st->step()) tables.push_back(st->column_text(0));
+      if (!st->status().ok()) return R::Error(st->status().message());
+      for (const auto& table : tables)
+        if (Status s = exec("CREATE TABLE main.\"" + table + "\" AS SELECT * FROM shard.\"" + table + "\" WHERE 0");
+            !s.ok())
+          return R::Error("merging shards: " + s.message());
+    }
+    for (const auto& [table, sql] : std::vector<std::pair<std::string, std::string>>{
+             {"pages", "INSERT INTO temp.page_times SELECT " + shard + ", id, fetched_at FROM shard.pages"},
+             {"history", "INSERT INTO temp.history_times SELECT " + shard + ", seq, fetched_at FROM shard.history"},
+             {"hosts", "INSERT INTO temp.allhosts SELECT " + shard + ", id, authority FROM shard.hosts"}})
+      if (has(table))
+        if (Status s = exec(sql); !s.ok()) return R::Error("merging '" + paths[i] + "': " + s.message());
+    if (Status s = detach(); !s.ok()) return R::Error(s.message());
+  }
 
   // Downloads in the order of their fetch time across shards; hosts by authority.
-  std::string maps =
-      "CREATE TEMP TABLE pagemap AS SELECT shard, old, row_number() OVER (ORDER BY fetched_at, shard, old) AS new FROM (" +
-      shards_with("pages", "SELECT $ AS shard, id AS old, fetched_at FROM s$.pages") +
-      ");"
-      "CREATE UNIQUE INDEX temp.pagemap_old ON pagemap(shard, old);"
-      "CREATE TEMP TABLE historymap AS SELECT shard, old, row_number() OVER (ORDER BY fetched_at, shard, old) AS new "
-      "FROM (" +
-      shards_with("history", "SELECT $ AS shard, seq AS old, fetched_at FROM s$.history") +
-      ");"
-      "CREATE UNIQUE INDEX temp.historymap_old ON historymap(shard, old);"
-      "CREATE TEMP TABLE allhosts AS " +
-      shards_with("hosts", "SELECT $ AS shard, id AS old, authority FROM s$.hosts") +
-      ";"
-      "CREATE TEMP TABLE hostmap AS SELECT a.shard, a.old, "
-      "(SELECT min((b.shard << 40) + b.old) FROM allhosts b WHERE b.authority = a.authority) AS new FROM allhosts a;"
-      "CREATE UNIQUE INDEX temp.hostmap_old ON hostmap(shard, old);";
-  if (Status s = exec(maps); !s.ok()) return R::Error("merging shards: " + s.message());
+  if (Status s = exec(
+          "CREATE TEMP TABLE pagemap AS SELECT shard, old, row_number() OVER (ORDER BY fetched_at, shard, old) AS new "
+          "FROM temp.page_times;"
+          "CREATE UNIQUE INDEX temp.pagemap_old ON pagemap(shard, old);"
+          "CREATE TEMP TABLE historymap AS SELECT shard, old, row_number() OVER (ORDER BY fetched_at, shard, old) AS new "
+          "FROM temp.history_times;"
+          "CREATE UNIQUE INDEX temp.historymap_old ON historymap(shard, old);"
+          "CREATE INDEX temp.allhosts_authority ON allhosts(authority);"
+          "CREATE TEMP TABLE hostmap AS SELECT a.shard, a.old, "
+          "(SELECT min((b.shard << 40) + b.old) FROM allhosts b WHERE b.authority = a.authority) AS new FROM allhosts a;"
+          "CREATE UNIQUE INDEX temp.hostmap_old ON hostmap(shard, old);");
+      !s.ok())
+    return R::Error("merging shards: " + s.message());
 
+  std::map<std::string, std::vector<std::string>> columns;
   for (const auto& table : tables) {
-    if (Status s = exec("CREATE TABLE main.\"" + table + "\" AS SELECT * FROM s0.\"" + table + "\" WHERE 0"); !s.ok())
-      return R::Error("merging shards: " + s.message());
-    std::vector<std::string> columns;
-    {
-      auto st = db->prepare("SELECT name FROM pragma_table_info(?, 'main')");
-      if (!st.ok()) return R::Error(st.status().message());
-      st->bind(1, table);
-      while (st->step()) columns.push_back(st->column_text(0));
-    }
-    const bool settings = table == "crawl_meta" || table == "analysis_settings";
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!has(i, table) || (settings && i > 0)) continue;
-      const std::string shard = std::to_string(i);
-      auto mapped = [&](const std::string& map, const std::string& col) {
-        return "(SELECT new FROM temp." + map + " m WHERE m.shard = " + shard + " AND m.old = t." + col + ")";
-      };
+    auto st = db->prepare("SELECT name FROM pragma_table_info(?, 'main')");
+    if (!st.ok()) return R::Error(st.status().message());
+    st->bind(1, table);
+    while (st->step()) columns[table].push_back(st->column_text(0));
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (Status s = attach(i); !s.ok()) return R::Error(s.message());
+    const std::string shard = std::to_string(i);
+    auto mapped = [&](const std::string& map, const std::string& col) {
+      return "(SELECT new FROM temp." + map + " m WHERE m.shard = " + shard + " AND m.old = t." + col + ")";
+    };
+    for (const auto& table : tables) {
+      const bool settings = table == "crawl_meta" || table == "analysis_settings";
+      if (!has(table) || (settings && i > 0)) continue;
       std::string list, where;
-      for (const auto& c : columns) {
+      for (const auto& c : columns[table]) {
         std::string e;
         if (settings) e = "t.\"" + c + "\"";
         else if (table == "pages" && c == "id") e = mapped("pagemap", "id");
@@ -176,11 +185,11 @@ R open_shards(const std::vector<std::string>& paths) {
       }
       // One row per authority: the shard whose row the host's new id names.
       if (table == "hosts") where = " WHERE " + mapped("hostmap", "id") + " = (" + shard + " << 40) + t.id";
-      if (Status s = exec("INSERT INTO main.\"" + table + "\" SELECT " + list + " FROM s" + shard + ".\"" + table +
-                          "\" t" + where);
+      if (Status s = exec("INSERT INTO main.\"" + table + "\" SELECT " + list + " FROM shard.\"" + table + "\" t" + where);
           !s.ok())
         return R::Error("merging '" + paths[i] + "' (" + table + "): " + s.message());
     }
+    if (Status s = detach(); !s.ok()) return R::Error(s.message());
   }
   // The indexes the readers' joins rely on.
   for (const auto& [table, cols] : std::vector<std::pair<std::string, std::string>>{
@@ -191,8 +200,6 @@ R open_shards(const std::vector<std::string>& paths) {
     if (std::find(tables.begin(), tables.end(), table) != tables.end())
       if (Status s = exec("CREATE INDEX main.\"" + table + "_" + cols + "\" ON \"" + table + "\"(" + cols + ")"); !s.ok())
         return R::Error("merging shards: " + s.message());
-  for (std::size_t i = 0; i < n; ++i)
-    if (Status s = exec("DETACH DATABASE s" + std::to_string(i)); !s.ok()) return R::Error(s.message());
   return db;
 }
 

@@ -340,6 +340,17 @@ TEST_F(SharedCrawlWorkers, TheShardsOfOneCrawlReadAsOneInDownloadOrderAcrossShar
             count(a, "SELECT COUNT(*) FROM pages WHERE url_id IS NOT NULL") +
                 count(b, "SELECT COUNT(*) FROM pages WHERE url_id IS NOT NULL"));
 
+  // More shards than SQLite attaches at once (10): eleven copies of one.
+  std::vector<std::string> copies;
+  for (int i = 0; i < 11; ++i) {
+    copies.push_back((tmp / ("copia" + std::to_string(i) + ".db")).string());
+    std::filesystem::copy_file(a, copies.back());
+  }
+  auto eleven = crawler::open_shards(copies);
+  ASSERT_TRUE(eleven.ok()) << eleven.status().message();
+  EXPECT_EQ(merged_count(*eleven, "SELECT COUNT(*) FROM history"), 11 * count(a, "SELECT COUNT(*) FROM history"));
+  EXPECT_EQ(merged_count(*eleven, "SELECT COUNT(*) FROM hosts"), count(a, "SELECT COUNT(*) FROM hosts"));
+
   // `report` over both shards: the crawl's counts are the sums of the shards'.
   auto json_report = [&](const std::vector<std::string>& dbs) {
     std::vector<std::string> args = {"report", "--format", "json"};
