@@ -1277,8 +1277,13 @@ void Crawl::dispatch() {
       break;
     if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) break;
     if (!rate_allows(now)) break;
-    // Due revisits first, then new URLs (the budget rule of crawl.h).
-    if (schedule_ && dispatch_revisit(now, wall_seconds())) continue;
+    // Due revisits first, then new URLs (the budget rule of crawl.h). While
+    // no new URL is queued but new pages are still fetched or analysed,
+    // their links are not known yet: revisits wait for them rather than
+    // spend the budget as if discovery were over (on a slow machine a
+    // page's analysis can outlast many revisits of the pages before it).
+    const bool links_pending = frontier_->empty() && page_transfers_ > 0;
+    if (schedule_ && !links_pending && dispatch_revisit(now, wall_seconds())) continue;
     if (replicas_) dispatch_probes(now);
     if (!shared_ && o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
     if (shared_) pump_shared();
