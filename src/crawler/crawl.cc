@@ -165,6 +165,7 @@ class Crawl {
   void on_analysed(AnalysisResult&& r);
   void dispatch();
   void submit(StoreJob job) {
+    if (replicas_ && replicas_->has_returned()) bring_back(job);
     ++jobs_submitted_;
     store_->submit(std::move(job));
   }
@@ -219,6 +220,13 @@ class Crawl {
   // (held) or rewritten onto the canonical host.
   bool divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held);
   std::string rewrite_link(const std::string& url);
+  // URLs moved by decisions since undone: queued again on their replica (in `job`).
+  void bring_back(StoreJob& job);
+  // A page downloaded from the frontier whose URL a probe waits to ask:
+  // it answers the probe (no probe row: the request was the crawl's own).
+  void answer_probe(const std::string& url, long status, const std::string& fetched_at,
+                    const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch,
+                    StoreJob& job);
 
   const CrawlOptions& o_;
   // Declaration order is destruction order backwards: the store's writer
@@ -279,6 +287,7 @@ class Crawl {
   std::unique_ptr<ReplicaWatch> replicas_;
   bool held_ = false;  // the last dispatch put back entries of hosts under verification
   std::unordered_map<std::string, ReplicaProbe> probes_in_analysis_;  // by URL
+  std::unordered_set<std::string> probe_pages_;  // URLs kept as pages from probe answers
 };
 
 // The link filters of link_filters.h, in order of cost; the reason a URL
@@ -430,9 +439,16 @@ Status Crawl::setup() {
   }
   if (o_.replicas_detect) {
     replicas_ = std::make_unique<ReplicaWatch>();
+    replicas_->set_known([this](const std::string& url) {
+      const UrlState s = frontier_->state(url);
+      return s == UrlState::InFlight || s == UrlState::Done;
+    });
     auto decisions = store_->replica_decisions();
     if (!decisions.ok()) return decisions.status();
     for (const ReplicaDecisionRow& d : *decisions) replicas_->restore(d);
+    auto moves = store_->replica_moves();
+    if (!moves.ok()) return moves.status();
+    for (const ReplicaMoveRow& m : *moves) replicas_->restore(m);
   }
   if (shared_) {
     Status s = o_.shared->join(o_.max_pages, [this](const std::string& url) -> std::optional<bool> {
@@ -602,6 +618,9 @@ void Crawl::on_response(FetchResponse&& r) {
   if (replicas_ && replicas_->rewritten(e.url))
     replicas_->on_rewritten(e.url, r.error != FetchError::None || (r.status != 404 && r.status != 410),
                             &job.replica_decisions);
+  if (replicas_ && !(r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
+                     looks_like_html(r.content_type, r.body)))
+    answer_probe(e.url, r.error == FetchError::None ? r.status : 0, p.fetched_at, nullptr, {}, job);
   const bool redirect = r.error == FetchError::None && r.status >= 300 && r.status < 400 && !r.location.empty();
   if (redirect) {
     // Each hop is a page row and a redirects row; the target is a new
@@ -680,7 +699,12 @@ void Crawl::on_analysed(AnalysisResult&& r) {
       link_urls.push_back(link.url.str());
       const std::string to = rewrite_link(link.url.str());
       if (to != link.url.str())
-        if (auto u = CanonicalUrl::parse(to); u.ok()) link.url = *u;
+        if (auto u = CanonicalUrl::parse(to); u.ok()) {
+          replicas_->note_moved(link.url.str(), static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)),
+                                static_cast<std::uint8_t>(std::min<int>(link.penalty, kMaxLinkPenalty)),
+                                &job.replica_moves);
+          link.url = *u;
+        }
     }
     if (!admit(link.url, link.hub)) continue;
     const bool first = link.counts && counted.insert(link.url.str()).second;
@@ -709,6 +733,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   if (replicas_) {
     replicas_->note_page(p.url, p.ip, p.main_signature ? &*p.main_signature : nullptr, p.main_sketch, link_urls);
     replicas_->after_page(pages_before_ + pages_, &job.replica_decisions);
+    answer_probe(p.url, p.status, p.fetched_at, p.main_signature ? &*p.main_signature : nullptr, p.main_sketch, job);
   }
   frontier_->finish(r.entry, UrlState::Done, &job.ops);
   --page_transfers_;
@@ -740,6 +765,12 @@ void Crawl::dispatch_probes(Clock::time_point now) {
     }
     if (hosts_.needs_robots(host, now)) {
       if (hosts_[host].robots != RobotsState::Fetching) fetch_robots(host, now);
+      ++i;
+      continue;
+    }
+    // Queued for a probe, then popped from the frontier: the page answers
+    // the probe when it arrives (answer_probe).
+    if (frontier_->state(u->str()) == UrlState::InFlight) {
       ++i;
       continue;
     }
@@ -777,6 +808,8 @@ void Crawl::on_probe_response(ReplicaProbe probe, std::uint32_t host, FetchRespo
     FrontierEntry e;
     e.url = probe.url;
     e.host = host;
+    // Kept as a page (on_probe_analysed): as deep as its counterpart.
+    e.depth = frontier_->depth(probe.counterpart).value_or(0);
     auto page = page_record(e, r);
     probes_in_analysis_[probe.url] = std::move(probe);
     analyse_later(std::move(e), std::move(page), r, kProbePage);
@@ -791,15 +824,38 @@ void Crawl::on_probe_response(ReplicaProbe probe, std::uint32_t host, FetchRespo
 void Crawl::on_probe_analysed(AnalysisResult&& r) {
   auto it = probes_in_analysis_.find(r.entry.url);
   if (it == probes_in_analysis_.end()) return;
-  const PageRecord& p = *r.page;
-  StoreJob job;
-  replicas_->on_probe(it->second, p.status, p.fetched_at, p.main_signature ? &*p.main_signature : nullptr,
-                      p.main_sketch, pages_before_ + pages_, &job.replica_decisions, &job.replica_probes);
+  const ReplicaProbe probe = std::move(it->second);
   probes_in_analysis_.erase(it);
+  const PageRecord& p = *r.page;
+  const long status = p.status;
+  const std::string fetched_at = p.fetched_at;
+  const std::optional<revisit::ContentSignature> signature = p.main_signature;
+  const std::vector<std::uint64_t> sketch = p.main_sketch;
+  // The answer was downloaded: it is kept as a page like any other (its
+  // text, its links, its place in the replicas' profiles), and the URL is
+  // not fetched again. Then it answers the probe.
+  StoreJob known;
+  frontier_->add_done(r.entry.url, r.entry.host, r.entry.depth, &known.ops);
+  probe_pages_.insert(r.entry.url);
+  submit(std::move(known));
+  r.revisit_page = -1;
+  ++page_transfers_;
+  on_analysed(std::move(r));
+  StoreJob job;
+  replicas_->on_probe(probe, status, fetched_at, signature ? &*signature : nullptr, sketch, pages_before_ + pages_,
+                      &job.replica_decisions, &job.replica_probes);
   submit(std::move(job));
 }
 
 bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held) {
+  if (probe_pages_.count(e.url)) {  // queued before a probe downloaded it
+    StoreJob job;
+    frontier_->finish(e, UrlState::Done, &job.ops);
+    submit(std::move(job));
+    ++skipped_["probed"];
+    frontier_->host_changed(e.host, now);
+    return true;
+  }
   if (replicas_->held(hosts_[e.host].authority)) {
     held->push_back(std::move(e));
     return true;
@@ -812,6 +868,7 @@ bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<
   // its backlinks (each a page linking it) and its depth.
   StoreJob job;
   frontier_->finish(e, UrlState::Dropped, &job.ops);
+  replicas_->note_moved(e.url, e.depth, e.penalty, &job.replica_moves);
   ++skipped_["replica"];
   if (admit(*u)) {
     const std::uint32_t host = host_for(*u, job);
@@ -822,6 +879,32 @@ bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<
   submit(std::move(job));
   frontier_->host_changed(e.host, now);
   return true;
+}
+
+void Crawl::answer_probe(const std::string& url, long status, const std::string& fetched_at,
+                         const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch,
+                         StoreJob& job) {
+  for (std::size_t i = 0; i < replicas_->probes().size(); ++i) {
+    if (replicas_->probes()[i].url != url) continue;
+    std::vector<ReplicaProbeRow> own;
+    replicas_->on_probe(replicas_->take_probe(i), status, fetched_at, signature, sketch, pages_before_ + pages_,
+                        &job.replica_decisions, &own);
+    return;
+  }
+}
+
+void Crawl::bring_back(StoreJob& job) {
+  for (const ReplicaMoveRow& m : replicas_->take_returned()) {
+    auto u = CanonicalUrl::parse(m.url);
+    if (!u.ok()) continue;
+    const std::uint32_t host = host_for(*u, job);
+    // Dropped when it was moved from the frontier; unknown when a link to
+    // it was rewritten before it got there.
+    if (frontier_->requeue(m.url, jobs_submitted_ + 1, &job.ops) != Frontier::Added::Queued &&
+        frontier_->state(m.url) == UrlState::None)
+      frontier_->add(m.url, host, m.depth, 0, true, jobs_submitted_ + 1, &job.ops, m.penalty);
+    frontier_->host_changed(host, Clock::now());
+  }
 }
 
 // ---- revisits ----
@@ -1411,7 +1494,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
           probing = replicas_->last_round(pages_before_ + pages_, &job.replica_decisions);
           if (!job.replica_decisions.empty()) submit(std::move(job));
         }
-        if (!probing) {
+        // A decision undone in the last round brings URLs back.
+        if (!probing && frontier_->empty()) {
           end_reason = "frontier-empty";
           break;
         }

@@ -125,6 +125,13 @@ CREATE TABLE IF NOT EXISTS replica_decisions (
   undone_at TEXT,
   undo_reason TEXT
 );
+CREATE TABLE IF NOT EXISTS replica_moves (
+  id INTEGER PRIMARY KEY,
+  replica TEXT NOT NULL,
+  url TEXT NOT NULL UNIQUE,
+  depth INTEGER NOT NULL,
+  penalty INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS replica_probes (
   id INTEGER PRIMARY KEY,
   replica TEXT NOT NULL,
@@ -400,6 +407,22 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
   return r;
 }
 
+Result<std::vector<ReplicaMoveRow>> CrawlStore::replica_moves() {
+  auto st = db_.prepare("SELECT replica, url, depth, penalty FROM replica_moves ORDER BY id");
+  if (!st.ok()) return st.status();
+  std::vector<ReplicaMoveRow> out;
+  while (st->step()) {
+    ReplicaMoveRow m;
+    m.replica = st->column_text(0);
+    m.url = st->column_text(1);
+    m.depth = static_cast<std::uint16_t>(st->column_int(2));
+    m.penalty = static_cast<std::uint8_t>(st->column_int(3));
+    out.push_back(std::move(m));
+  }
+  if (!st->status().ok()) return st->status();
+  return out;
+}
+
 Result<std::vector<ReplicaDecisionRow>> CrawlStore::replica_decisions() {
   auto st = db_.prepare(
       "SELECT replica, canonical, canonical_origin, prefix, kind, score, probes, probes_agreed, pages_before, evidence, "
@@ -647,7 +670,22 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
         return r;
     }
   }
+  // Moves before decisions: a decision undone in the same job takes its
+  // moves back with it.
+  for (const ReplicaMoveRow& m : job.replica_moves) {
+    auto st = db_.prepare("INSERT OR IGNORE INTO replica_moves(replica, url, depth, penalty) VALUES (?,?,?,?)");
+    if (!st.ok()) return st.status();
+    st->bind(1, m.replica).bind(2, m.url).bind(3, static_cast<std::int64_t>(m.depth))
+        .bind(4, static_cast<std::int64_t>(m.penalty));
+    if (Status r = st->run(); !r.ok()) return r;
+  }
   for (const ReplicaDecisionRow& d : job.replica_decisions) {
+    if (!d.undone_at.empty()) {
+      auto del = db_.prepare("DELETE FROM replica_moves WHERE replica = ?");
+      if (!del.ok()) return del.status();
+      del->bind(1, d.replica);
+      if (Status r = del->run(); !r.ok()) return r;
+    }
     auto st = db_.prepare(
         "INSERT OR REPLACE INTO replica_decisions(replica, canonical, canonical_origin, prefix, kind, score, probes, "
         "probes_agreed, pages_before, evidence, decided_at, undone_at, undo_reason) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -692,6 +730,16 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
                            .bind(2, id).run();
             !r.ok())
           return r;
+        break;
+      }
+      case FrontierOp::Requeue: {
+        const std::int64_t id = lookup_url(s.url_id, op.url);
+        if (id == 0) break;
+        if (Status r = s.update_state.bind(1, state_name(UrlState::Queued)).bind(2, id).run(); !r.ok()) return r;
+        s.insert_frontier.bind(1, id).bind(2, static_cast<std::int64_t>(op.host))
+            .bind(3, static_cast<std::int64_t>(op.priority()))
+            .bind(4, static_cast<std::int64_t>(op.seq));
+        if (Status r = s.insert_frontier.run(); !r.ok()) return r;
         break;
       }
       case FrontierOp::Remove: {

@@ -125,12 +125,21 @@ struct ReplicaProbeRow {
   bool agreed = false;  // the replica answered with the same document
 };
 
+// A URL of a decided replica moved onto its canonical host: queued again
+// on the replica if the decision is undone.
+struct ReplicaMoveRow {
+  std::string replica, url;  // the replica's authority, the URL on it
+  std::uint16_t depth = 0;
+  std::uint8_t penalty = 0;
+};
+
 struct StoreJob {
   std::uint64_t id = 0;  // assigned by submit()
   std::size_t bytes = 0;  // estimated memory held, set by submit()
   std::vector<HostRow> hosts;
   std::vector<ReplicaDecisionRow> replica_decisions;
   std::vector<ReplicaProbeRow> replica_probes;
+  std::vector<ReplicaMoveRow> replica_moves;
   std::vector<FrontierOp> ops;
   std::unique_ptr<PageRecord> page;
   std::unique_ptr<RobotsRecord> robots;
@@ -204,6 +213,8 @@ class CrawlStore {
 
   // The replica decisions in force (not undone), in decision order (before start()).
   Result<std::vector<ReplicaDecisionRow>> replica_decisions();
+  // The URLs moved by the decisions in force.
+  Result<std::vector<ReplicaMoveRow>> replica_moves();
 
   // Starts the writer thread; opens the order file and the WARC.
   // `on_commit` runs on the writer thread after each commit.

@@ -428,6 +428,66 @@ void Frontier::finish(const FrontierEntry& e, UrlState final_state, std::vector<
   ops->push_back(std::move(op));
 }
 
+Frontier::Added Frontier::requeue(std::string_view url, std::uint64_t job, std::vector<FrontierOp>* ops) {
+  const std::uint64_t key = url_key(url);
+  SeenSet::Slot* slot = seen_.find(key);
+  if (slot == nullptr || slot->state != UrlState::Dropped) return Added::Known;
+  slot->state = UrlState::Queued;
+  FrontierEntry e;
+  e.url = std::string(url);
+  e.key = key;
+  e.host = slot->host;
+  e.seq = slot->seq;
+  e.backlinks = slot->backlinks;
+  e.depth = slot->depth;
+  e.penalty = slot->penalty;
+  e.job = job;
+  FrontierOp op;
+  op.kind = FrontierOp::Requeue;
+  op.url = e.url;
+  op.host = e.host;
+  op.seq = e.seq;
+  op.backlinks = e.backlinks;
+  op.depth = e.depth;
+  op.penalty = e.penalty;
+  ops->push_back(std::move(op));
+  const std::uint32_t host = e.host;
+  work(host);
+  count_queued(e.priority(), 1);
+  place(host, std::move(e));
+  ++queued_;
+  touch(host);
+  return Added::Queued;
+}
+
+void Frontier::add_done(std::string_view url, std::uint32_t host, std::uint16_t depth,
+                        std::vector<FrontierOp>* ops) {
+  const std::uint64_t key = url_key(url);
+  if (seen_.find(key) != nullptr) return;
+  work(host);
+  SeenSet::Slot* slot = seen_.insert(key);
+  slot->state = UrlState::Done;
+  slot->host = host;
+  slot->seq = next_seq_++;
+  slot->depth = depth;
+  ++hosts_[host].urls;
+  FrontierOp op;
+  op.kind = FrontierOp::Insert;
+  op.url = std::string(url);
+  op.host = host;
+  op.seq = slot->seq;
+  op.depth = depth;
+  ops->push_back(op);
+  op.kind = FrontierOp::Remove;
+  op.final_state = UrlState::Done;
+  ops->push_back(std::move(op));
+}
+
+std::optional<std::uint16_t> Frontier::depth(std::string_view url) {
+  const SeenSet::Slot* slot = seen_.find(url_key(url));
+  return slot ? std::optional<std::uint16_t>(slot->depth) : std::nullopt;
+}
+
 void Frontier::retry(FrontierEntry e) {
   if (SeenSet::Slot* slot = seen_.find(e.key)) {
     slot->state = UrlState::Queued;

@@ -111,7 +111,7 @@ struct FrontierEntry {
 
 // What the store must persist, in the order given.
 struct FrontierOp {
-  enum Kind : std::uint8_t { Insert, Reprioritize, Remove };
+  enum Kind : std::uint8_t { Insert, Reprioritize, Remove, Requeue };
   Kind kind = Insert;
   std::string url;
   std::uint32_t host = 0;
@@ -182,6 +182,17 @@ class Frontier {
   Clock::time_point next_ready() const;
   // Hosts whose robots.txt must be fetched before their queue can move.
   std::vector<std::uint32_t> take_robots_requests();
+
+  // A Dropped URL queued again (its state, seq, backlinks and depth as
+  // they were): a replica's URL whose decision was undone. Known for a URL
+  // in any other state.
+  Added requeue(std::string_view url, std::uint64_t job, std::vector<FrontierOp>* ops);
+  // A URL downloaded outside the queues (a replica verification probe):
+  // Done from now on, so that the crawl does not fetch it again. A URL
+  // already queued stays queued (the crawl finishes it when it pops it).
+  void add_done(std::string_view url, std::uint32_t host, std::uint16_t depth, std::vector<FrontierOp>* ops);
+  // The depth of a known URL.
+  std::optional<std::uint16_t> depth(std::string_view url);
 
   // The entry is finished for good: Done (fetched) or Dropped.
   void finish(const FrontierEntry& e, UrlState final_state, std::vector<FrontierOp>* ops);

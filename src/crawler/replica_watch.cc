@@ -60,6 +60,20 @@ std::size_t ReplicaWatch::site(const std::string& authority, const std::string& 
 
 void ReplicaWatch::restore(const ReplicaDecisionRow& d) { decided_[d.replica] = Decision{d, 0}; }
 
+void ReplicaWatch::restore(const ReplicaMoveRow& m) {
+  if (moved_urls_.insert(m.url).second) moved_[m.replica].push_back(m);
+}
+
+void ReplicaWatch::note_moved(const std::string& url, std::uint16_t depth, std::uint8_t penalty,
+                              std::vector<ReplicaMoveRow>* rows) {
+  std::string authority, path;
+  if (!replicas::split_url(url, &authority, &path) || !decided_.count(authority)) return;
+  if (!moved_urls_.insert(url).second) return;
+  ReplicaMoveRow m{authority, url, depth, penalty};
+  moved_[authority].push_back(m);
+  rows->push_back(std::move(m));
+}
+
 void ReplicaWatch::note_page(const std::string& url, const std::string& ip, const revisit::ContentSignature* signature,
                              const std::vector<std::uint64_t>& sketch, const std::vector<std::string>& links) {
   std::string authority, path;
@@ -72,8 +86,12 @@ void ReplicaWatch::note_page(const std::string& url, const std::string& ip, cons
     // A text already seen on another host: a candidate worth a round soon.
     const replicas::SitePage& page = profile.pages.back();
     if (page.content != 0 && page.words >= replicas::kMinWordsForContent) {
-      auto [it, fresh] = text_site_.emplace(page.content, s);
-      if (!fresh && it->second != s) milestone_ = true;
+      const std::size_t i = profile.pages.size() - 1;
+      auto [it, fresh] = text_site_.emplace(page.content, std::make_pair(s, i));
+      if (!fresh && it->second.first != s) {
+        milestone_ = true;
+        text_twin(s, i, it->second.first, it->second.second);
+      }
     }
   }
   if (profile.pages.size() == kHostMilestone) milestone_ = true;
@@ -113,7 +131,7 @@ bool ReplicaWatch::last_round(std::int64_t pages, std::vector<ReplicaDecisionRow
     milestone_ = false;
     detect(pages, rows);
   }
-  return !verifying_.empty();
+  return verifying();
 }
 
 void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
@@ -128,7 +146,9 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
     const std::string& canonical = sites_[c.canonical].authority;
     for (const auto& m : c.replicas) {
       const std::string& replica = sites_[m.site].authority;
-      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) || !m.pair) continue;
+      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) || early_.count(replica) ||
+          !m.pair)
+        continue;
       // A pair verified not to be replicas is verified again once the
       // replica has twice the pages it had then.
       if (const auto it = rejected_.find({replica, canonical});
@@ -137,6 +157,7 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
       Verification v;
       v.canonical = canonical;
       v.canonical_origin = origins_[c.canonical];
+      v.replica_origin = origins_[m.site];
       v.prefix = m.prefix;
       v.kind = m.kind;
       v.score = m.score;
@@ -154,25 +175,16 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
           continue;
         const std::string on_c = page.path.substr(m.prefix.size());
         if (on_c.empty() || on_c == "/" || on_c.front() != '/' || page_of_.count({c.canonical, on_c})) continue;
-        v.paths.push_back({origins_[c.canonical] + on_c, on_c, true});
+        Target t{origins_[c.canonical] + on_c, on_c, true};
+        if (known_ && known_(t.url)) continue;
+        v.paths.push_back(std::move(t));
       }
       // Of the canonical's pages, those the replica links to first: it
       // most likely holds them.
-      std::vector<Target> unlinked;
-      if (linked_paths_.size() < sites_.size()) linked_paths_.resize(sites_.size());
-      for (const auto& page : sites_[c.canonical].pages) {
-        if (page.words < replicas::kMinWordsForContent || page.path == "/") continue;
-        // A path both hosts served is evidence without a request.
-        if (const auto on_r = page_of_.find({r, m.prefix + page.path}); on_r != page_of_.end()) {
-          ++v.served;
-          if (replicas::same_document(page, sites_[r].pages[on_r->second])) ++v.agreed;
-          continue;
-        }
-        Target t{origins_[r] + m.prefix + page.path, page.path, false};
-        (linked_paths_[r].count(m.prefix + page.path) ? v.paths : unlinked).push_back(std::move(t));
-      }
-      v.paths.insert(v.paths.end(), unlinked.begin(), unlinked.end());
-      v.send(replica, &probes_);
+      const auto asked = asked_of(r, c.canonical, m.prefix, &v.served, &v.agreed);
+      v.paths.insert(v.paths.end(), asked.begin(), asked.end());
+      // Paths both served answer for as many probes as a batch holds.
+      if (v.served < kProbes) v.send(replica, &probes_);
       if (v.sent == 0) {
         if (!conclude(replica, v, pages, rows)) rejected_[{replica, canonical}] = sites_[r].pages.size();
         continue;
@@ -195,9 +207,65 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
   (void)pages;
 }
 
+std::vector<ReplicaWatch::Target> ReplicaWatch::asked_of(std::size_t r, std::size_t c, const std::string& prefix,
+                                                        std::size_t* served, std::size_t* agreed) {
+  std::vector<Target> linked, unlinked;
+  if (linked_paths_.size() < sites_.size()) linked_paths_.resize(sites_.size());
+  for (const auto& page : sites_[c].pages) {
+    if (page.words < replicas::kMinWordsForContent || page.path == "/") continue;
+    // A path both hosts served is evidence without a request.
+    if (const auto on_r = page_of_.find({r, prefix + page.path}); on_r != page_of_.end()) {
+      ++*served;
+      if (replicas::same_document(page, sites_[r].pages[on_r->second])) ++*agreed;
+      continue;
+    }
+    Target t{origins_[r] + prefix + page.path, page.path, false};
+    if (known_ && known_(t.url)) continue;
+    (linked_paths_[r].count(prefix + page.path) ? linked : unlinked).push_back(std::move(t));
+  }
+  linked.insert(linked.end(), unlinked.begin(), unlinked.end());
+  return linked;
+}
+
+void ReplicaWatch::text_twin(std::size_t s, std::size_t i, std::size_t o, std::size_t j) {
+  const std::string& here = sites_[s].pages[i].path;
+  const std::string& there = sites_[o].pages[j].path;
+  // The copy holds the longer path (the original's under a prefix); at the
+  // same path, the host seen later.
+  std::size_t r = s, c = o;
+  std::string prefix;
+  if (here.size() > there.size() && here.ends_with(there) && there.front() == '/') {
+    prefix = here.substr(0, here.size() - there.size());
+  } else if (there.size() > here.size() && there.ends_with(here) && here.front() == '/') {
+    r = o, c = s;
+    prefix = there.substr(0, there.size() - here.size());
+  } else if (here != there) {
+    return;
+  }
+  const std::string& replica = sites_[r].authority;
+  const std::string& canonical = sites_[c].authority;
+  if (decided_.count(replica) || decided_.count(canonical) || verifying_.count(replica) || early_.count(replica) ||
+      early_.count(canonical) || rejected_.count({replica, canonical}) || !early_tried_.insert({r, c}).second)
+    return;
+  std::size_t served = 0, agreed = 0;
+  const auto asked = asked_of(r, c, prefix, &served, &agreed);
+  if (asked.empty()) return;
+  Early& e = early_[replica];
+  e.canonical = canonical;
+  for (std::size_t k = 0; k < asked.size() && k < kProbes; ++k) {
+    probes_.push_back(ReplicaProbe{asked[k].url, replica, origins_[c] + asked[k].canonical_path});
+    e.urls.insert(asked[k].url);
+  }
+}
+
 void ReplicaWatch::Verification::send(const std::string& replica, std::vector<ReplicaProbe>* probes) {
   const std::size_t end = std::min(paths.size(), sent + kProbes);
-  for (; sent < end; ++sent) probes->push_back(ReplicaProbe{paths[sent].url, replica});
+  for (; sent < end; ++sent) {
+    const Target& t = paths[sent];
+    probes->push_back(ReplicaProbe{t.url, replica,
+                                   t.on_canonical ? replica_origin + prefix + t.canonical_path
+                                                  : canonical_origin + t.canonical_path});
+  }
   ++batches;
 }
 
@@ -211,6 +279,24 @@ void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::s
                             const revisit::ContentSignature* signature, const std::vector<std::uint64_t>& sketch,
                             std::int64_t pages, std::vector<ReplicaDecisionRow>* rows,
                             std::vector<ReplicaProbeRow>* probe_rows) {
+  if (auto e = early_.find(probe.replica); e != early_.end() && e->second.urls.erase(probe.url)) {
+    // An early probe: its answer, a page of the replica, is in the
+    // profiles already; once all have answered, a round.
+    bool agreed = false;
+    std::string c, path;
+    if (status >= 200 && status < 300 && signature && replicas::split_url(probe.counterpart, &c, &path))
+      if (const auto cs = site_of_.find(c); cs != site_of_.end())
+        if (const auto p = page_of_.find({cs->second, path}); p != page_of_.end())
+          agreed = replicas::same_document(sites_[cs->second].pages[p->second], page_of(path, signature, sketch));
+    probe_rows->push_back(ReplicaProbeRow{probe.replica, e->second.canonical, probe.url, fetched_at, status, agreed});
+    if (e->second.urls.empty()) {
+      early_.erase(e);
+      last_round_ = pages;
+      milestone_ = false;
+      detect(pages, rows);
+    }
+    return;
+  }
   auto it = verifying_.find(probe.replica);
   if (it == verifying_.end()) return;
   Verification& v = it->second;
@@ -276,6 +362,14 @@ void ReplicaWatch::undo(const std::string& replica, const std::string& reason, s
   rejected_[{replica, d.canonical}] = std::numeric_limits<std::size_t>::max() / 2;
   rows->push_back(std::move(d));
   decided_.erase(it);
+  // What the decision moved goes back to the replica.
+  if (auto m = moved_.find(replica); m != moved_.end()) {
+    for (ReplicaMoveRow& row : m->second) {
+      moved_urls_.erase(row.url);
+      returned_.push_back(std::move(row));
+    }
+    moved_.erase(m);
+  }
 }
 
 std::optional<std::string> ReplicaWatch::rewrite(const std::string& url) {

@@ -12,18 +12,28 @@
 // geometrically apart: a crawl of N pages runs at most about 50 ln(N) of
 // them, each one pass over the profiles.
 //
+// A host is probed early, before any round clusters it, when one of its
+// first pages has the main text of a page of another host at the same
+// path or at that path under a prefix (the longer path is the copy's, R;
+// at the same path the host seen later): R is held and kProbes pages of C
+// are asked of R (under the prefix), those R links to first. Their answers
+// are pages of R like any other; once all have answered a round runs at
+// once, so that a copy is clustered from its twins after a few requests
+// rather than after the pages the crawl would fetch of it meanwhile. Each
+// pair is probed early once; the decision itself is taken as below.
+//
 // A pair that detection clusters (replica R, canonical C) is verified
 // before anything is decided: R is held (no fetches of its own) and probes
 // compare pages at one path on both hosts (under the prefix on R): pages R
 // served asked of C first (pages the crawl wants anyway; a partial copy
 // holds only pages of C), then pages C served asked of R (those R links to
 // first), in the order the crawl found them, pages without a text and the
-// roots left out; kProbes at
-// a time, another kProbes while none was served (a copy lacks many),
-// kProbeBatches batches at most. Paths both hosts served already count as
-// probes answered, without a request. R is a replica when at least one path
-// was served by both with the same document (replicas::same_document) and
-// two thirds of those served by both agreed. A pair found not to be
+// roots left out; kProbes at a time, another kProbes while none was served
+// (a copy lacks many), kProbeBatches batches at most. Paths both hosts
+// served already count as probes answered, without a request; with kProbes
+// of them no probe is sent. R is a replica when at least one path was
+// served by both with the same document (replicas::same_document) and two
+// thirds of those served by both agreed. A pair found not to be
 // replicas is verified again once R has twice the pages it had then.
 // Probes are requests like any other (robots.txt and the host's politeness
 // apply) and are recorded as probes, not pages.
@@ -36,16 +46,20 @@
 // replica serves every path of its canonical, so R holds pages C lacks);
 // the pair is not decided again. Decisions and their undoing are stored
 // with their evidence (docs/schema.md: replica_decisions, replica_probes);
-// a resumed crawl restores the decisions in force.
+// a resumed crawl restores the decisions in force. The URLs a decision
+// moved are stored with it (replica_moves); undone, it gives them back:
+// they are queued again on the replica.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "crawler/crawl_store.h"
@@ -67,13 +81,20 @@ inline constexpr std::size_t kLinkedPathsKept = 1024;  // per host: the paths of
 // `url` (on the replica or on its canonical host).
 struct ReplicaProbe {
   std::string url;
-  std::string replica;  // authority
+  std::string replica;      // authority
+  std::string counterpart;  // the same page's URL on the other host of the pair
 };
 
 class ReplicaWatch {
  public:
+  // Whether the crawl has a URL downloaded or under way (not yet noted
+  // here): such a URL is not asked by a probe.
+  void set_known(std::function<bool(const std::string& url)> known) { known_ = std::move(known); }
+
   // A decision in force from an earlier run.
   void restore(const ReplicaDecisionRow& d);
+  // A URL a decision in force moved, from an earlier run.
+  void restore(const ReplicaMoveRow& m);
 
   // A downloaded HTML page: its URL, the address that answered, its main
   // text (signature and shingle sketch) and the URLs it links to.
@@ -89,7 +110,7 @@ class ReplicaWatch {
   // The crawl ran out of URLs: a last round over what came since the
   // previous one. True when it left probes to send (the crawl goes on).
   bool last_round(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
-  bool verifying() const { return !verifying_.empty(); }
+  bool verifying() const { return !verifying_.empty() || !early_.empty(); }
 
   // Probes waiting to be sent; the crawl takes them when their host's
   // politeness allows (take_probe).
@@ -104,10 +125,20 @@ class ReplicaWatch {
   // nullopt; the watch remembers it until its answer (on_rewritten).
   std::optional<std::string> rewrite(const std::string& url);
   // A host under verification: nothing of its own is fetched.
-  bool held(const std::string& authority) const { return verifying_.count(authority) > 0; }
+  bool held(const std::string& authority) const {
+    return verifying_.count(authority) > 0 || early_.count(authority) > 0;
+  }
   // The answer to a URL that a decision rewrote: `found` false for 404/410.
   void on_rewritten(const std::string& url, bool found, std::vector<ReplicaDecisionRow>* rows);
   bool rewritten(const std::string& url) const { return rewritten_.count(url) > 0; }
+  // A URL of a decided replica (`url`, at `depth`, with the link penalty
+  // it had) that the crawl moved onto the canonical host: remembered, and
+  // stored (*rows) the first time, so that undoing the decision gives it back.
+  void note_moved(const std::string& url, std::uint16_t depth, std::uint8_t penalty,
+                  std::vector<ReplicaMoveRow>* rows);
+  // The URLs of decisions undone since the last call, to queue again on their hosts.
+  std::vector<ReplicaMoveRow> take_returned() { return std::exchange(returned_, {}); }
+  bool has_returned() const { return !returned_.empty(); }
 
   std::size_t decisions() const { return decided_.size(); }
 
@@ -118,7 +149,7 @@ class ReplicaWatch {
     bool on_canonical = false;   // asked of the canonical host (a page the replica served)
   };
   struct Verification {
-    std::string canonical, canonical_origin, prefix, kind;
+    std::string canonical, canonical_origin, replica_origin, prefix, kind;
     double score = 0;
     std::string evidence;  // the pair's features (JSON)
     std::size_t sent = 0, answered = 0, served = 0, agreed = 0;
@@ -130,7 +161,18 @@ class ReplicaWatch {
     ReplicaDecisionRow row;
     int misses = 0;
   };
+  struct Early {  // a host probed early (R), with the probes sent and answered
+    std::string canonical;
+    std::set<std::string> urls;  // the probes not answered yet
+  };
   std::size_t site(const std::string& authority, const std::string& origin);
+  // The pages of site c (with a text, not the root) that site r has not
+  // served under `prefix`, to ask of r: those r links to first. Paths both
+  // served count in *served and *agreed (when the pages are the same document).
+  std::vector<Target> asked_of(std::size_t r, std::size_t c, const std::string& prefix, std::size_t* served,
+                               std::size_t* agreed);
+  // A page of site s (page i) with the main text of page j of site o.
+  void text_twin(std::size_t s, std::size_t i, std::size_t o, std::size_t j);
   void detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
   void undo(const std::string& replica, const std::string& reason, std::vector<ReplicaDecisionRow>* rows);
   // Decides when the probes agree; false when they do not.
@@ -146,9 +188,16 @@ class ReplicaWatch {
   // (replica, canonical) verified not replicas → the replica's pages then
   std::map<std::pair<std::string, std::string>, std::size_t> rejected_;
   std::vector<ReplicaProbe> probes_;
+  std::function<bool(const std::string& url)> known_;
   std::unordered_map<std::string, std::string> rewritten_;    // rewritten URL → replica
+  std::map<std::string, std::vector<ReplicaMoveRow>> moved_;  // by replica: its URLs moved by the decision
+  std::unordered_set<std::string> moved_urls_;
+  std::vector<ReplicaMoveRow> returned_;  // moved URLs of decisions undone
   std::vector<std::unordered_set<std::string>> linked_paths_;  // by site: paths of its own its pages link to
-  std::unordered_map<std::uint64_t, std::size_t> text_site_;  // main-text signature → first site holding it
+  // main-text signature → the first (site, page) holding it
+  std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> text_site_;
+  std::map<std::string, Early> early_;                   // by replica authority
+  std::set<std::pair<std::size_t, std::size_t>> early_tried_;  // (r, c) probed early already
   std::int64_t last_round_ = 0;
   bool milestone_ = false;
   long seen_order_ = 0;

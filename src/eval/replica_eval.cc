@@ -23,7 +23,8 @@ bool under(const std::string& path, const std::string& prefix) {
                             (path.size() == prefix.size() || path[prefix.size()] == '/'));
 }
 
-// Requests (pages rows) to the truth's replica hosts, under the prefix for a prefix copy.
+// Requests (pages rows) to the truth's replica hosts, under the prefix for a
+// prefix copy; probes (replica_probes), kept as pages too, are verification.
 Result<std::size_t> replica_requests(const ReplicaTruth& truth, store::Database& db) {
   auto has_pages = db.has_table("pages");
   if (!has_pages.ok()) return has_pages.status();
@@ -31,7 +32,10 @@ Result<std::size_t> replica_requests(const ReplicaTruth& truth, store::Database&
   std::map<std::string, std::string> prefix_of;
   for (const auto& c : truth.clusters)
     for (const auto& m : c.replicas) prefix_of[m.authority] = m.prefix;
-  auto st = db.prepare("SELECT url FROM pages");
+  auto has_probes = db.has_table("replica_probes");
+  if (!has_probes.ok()) return has_probes.status();
+  auto st = db.prepare(*has_probes ? "SELECT url FROM pages WHERE url NOT IN (SELECT url FROM replica_probes)"
+                                   : "SELECT url FROM pages");
   if (!st.ok()) return st.status();
   std::size_t n = 0;
   while (st->step()) {

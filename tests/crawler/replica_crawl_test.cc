@@ -1,8 +1,9 @@
 // Replica detection during the crawl (`--replicas detect`, replica_watch.h):
 // named hosts on loopback (--resolve) where one serves the other's pages, a
 // decision verified by probes and stored with its evidence, a decision undone
-// by rewritten URLs missing on the canonical host, and decisions kept across
-// kill -9 and --resume.
+// by rewritten URLs missing on the canonical host (the URLs it moved queued
+// again on the replica), probe answers kept as pages, and decisions and the
+// URLs they moved kept across kill -9 and --resume.
 #include <gtest/gtest.h>
 #include <signal.h>
 
@@ -123,6 +124,7 @@ TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
   const std::size_t on_replica = requests_to(site, replica).size();
   EXPECT_LT(on_replica, kArticles.size());
 
+
   // Without detection the alias is crawled whole.
   TempDir off_tmp;
   const std::size_t before = site.server().log().size();
@@ -131,6 +133,52 @@ TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
   crawl_ok(off);
   EXPECT_EQ(requests_to(site, replica, before).size(), kArticles.size() + 1);
   EXPECT_EQ(testing::count(off.db, "SELECT count(*) FROM replica_decisions"), 0);
+}
+
+// The archive's index links its www. alias, which the crawl reaches from
+// there only: the alias has served its index alone when it is verified, so
+// the archive's articles are asked of it. Each probe's answer is a page
+// like any other (stored with its main text, its URL done) and no URL is
+// downloaded twice.
+TEST(ReplicaCrawl, ProbeAnswersAreKeptAsPages) {
+  Site site("127.0.0.7");
+  std::string index = "<h1>Arquivo</h1><ul>";
+  for (std::size_t i = 0; i < kArticles.size(); ++i) {
+    index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+    site.page(article_path(i), html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"));
+  }
+  site.http().Get("/", [index](const httplib::Request& req, httplib::Response& res) {
+    const std::string host = req.get_header_value("Host"), port = host.substr(host.find(':'));
+    res.set_content(html(index + "</ul><a href=\"http://www.arquivo.exemplo.pt" + port + "/\">espelho</a>"),
+                    "text/html; charset=utf-8");
+  });
+  site.start();
+  TempDir tmp;
+  const std::string port = std::to_string(site.server().port());
+  auto o = options_for(tmp, site, "127.0.0.7", {"arquivo.exemplo.pt"});
+  o.resolve.push_back("www.arquivo.exemplo.pt:" + port + ":127.0.0.7");
+  crawl_ok(o);
+
+  ASSERT_EQ(testing::rows(o.db, "SELECT replica, canonical, undone_at FROM replica_decisions"),
+            std::vector<std::string>{"www.arquivo.exemplo.pt:" + port + "|arquivo.exemplo.pt:" + port + "|NULL"});
+  const auto served = testing::rows(o.db, "SELECT url FROM replica_probes WHERE status = 200");
+  ASSERT_FALSE(served.empty());
+  for (const std::string& url : served) {
+    EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM pages WHERE url = '" + url + "' AND main_words > 0"), 1)
+        << url;
+    EXPECT_EQ(testing::scalar(o.db, "SELECT state FROM urls WHERE url = '" + url + "'"), "done") << url;
+  }
+  // Every request the server saw, robots.txt aside, was made once.
+  for (const std::string name : {"arquivo.exemplo.pt:", "www.arquivo.exemplo.pt:"}) {
+    const auto requests = requests_to(site, name + port);
+    for (const std::string& path : requests) EXPECT_EQ(requests.count(path), 1u) << name << path;
+  }
+  // Every article was downloaded from the archive, and the probes' pages
+  // count as pages of the alias.
+  const auto on_canonical = requests_to(site, "arquivo.exemplo.pt:" + port);
+  for (std::size_t i = 0; i < kArticles.size(); ++i) EXPECT_EQ(on_canonical.count(article_path(i)), 1u);
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM pages WHERE url LIKE 'http://www.arquivo.exemplo.pt:%'"),
+            static_cast<std::int64_t>(requests_to(site, "www.arquivo.exemplo.pt:" + port).size()));
 }
 
 // Two hosts with the same articles but different names and one address
@@ -171,7 +219,9 @@ TEST(ReplicaCrawl, SitesSharingOnlyAPathAreNotDecidedReplicas) {
 // The www. alias serves the archive and, besides, pages the bare name
 // lacks, linked from a third site once the decision stands: their
 // rewritten URLs are missing on the canonical host, which contradicts the
-// decision, and it is undone (stored with the reason).
+// decision, and it is undone (stored with the reason). Every URL it moved
+// comes back to the www. name, which then holds every page of the bare
+// name and more: a later round may decide the pair the other way round.
 TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   Site site("127.0.0.4");
   archive(site);
@@ -219,7 +269,8 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   o.delay_ms = 60;  // the reader's chain takes long enough for a decision to stand before its end
   crawl_ok(o);
   const auto decisions =
-      testing::rows(o.db, "SELECT replica, canonical, undone_at IS NOT NULL, undo_reason FROM replica_decisions");
+      testing::rows(o.db, "SELECT replica, canonical, undone_at IS NOT NULL, undo_reason FROM replica_decisions "
+                          "WHERE replica LIKE 'www.%'");
   ASSERT_EQ(decisions.size(), 1u);
   EXPECT_EQ(decisions[0].substr(0, decisions[0].find('|')), "www.arquivo.exemplo.pt:" + port);
   EXPECT_NE(decisions[0].find("|1|"), std::string::npos) << decisions[0];
@@ -229,6 +280,22 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   std::size_t misses = 0;
   for (int k = 0; k < 4; ++k) misses += on_canonical.count("/so-no-www/" + std::to_string(k));
   EXPECT_GE(misses, 2u);
+  // The bare name is not a canonical host any more.
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_decisions WHERE undone_at IS NULL AND canonical NOT "
+                                 "LIKE 'www.%'"),
+            0);
+  // Undone completely: every URL the decision moved came back to the www.
+  // name and was downloaded there, and no move of it is left stored.
+  const auto on_www = requests_to(site, "www.arquivo.exemplo.pt:" + port);
+  for (int k = 0; k < 4; ++k) {
+    const std::string path = "/so-no-www/" + std::to_string(k);
+    EXPECT_EQ(on_www.count(path), 1u) << path;
+    EXPECT_EQ(testing::scalar(o.db, "SELECT state FROM urls WHERE url = 'http://www.arquivo.exemplo.pt:" + port +
+                                        path + "'"),
+              "done")
+        << path;
+  }
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_moves"), 0);
 }
 
 // kill -9 once a decision is committed, then --resume: the decision stands
@@ -289,6 +356,11 @@ TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
   ASSERT_LT(testing::count(db, "SELECT count(*) FROM history WHERE url LIKE '%/longo/%'"), 150)
       << "the crawl finished before the kill; make the site larger";
   const std::string replica = decided[0].substr(0, decided[0].find('|'));
+  // The replica's URLs taken out of the queue were stored as moves with the
+  // decision, so that undoing it would bring them back.
+  EXPECT_EQ(testing::count(db, "SELECT count(*) FROM urls u JOIN hosts h ON h.id = u.host_id WHERE h.authority = '" +
+                                   replica + "' AND u.state = 'dropped' AND u.url NOT IN (SELECT url FROM replica_moves)"),
+            0);
 
   const std::size_t before = site.server().log().size();
   args.push_back("--resume");
@@ -297,6 +369,11 @@ TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
   EXPECT_EQ(testing::rows(db, "SELECT replica, canonical, decided_at, undone_at FROM replica_decisions"), decided);
   EXPECT_TRUE(requests_to(site, replica, before).empty());
   EXPECT_EQ(testing::count(db, "SELECT count(*) FROM history WHERE url LIKE '%/longo/%'"), 151);
+  // Each of the replica's article URLs the chronicles link is a stored move
+  // (or was downloaded before the decision).
+  EXPECT_GE(testing::count(db, "SELECT count(*) FROM replica_moves WHERE replica = '" + replica + "'") +
+                testing::count(db, "SELECT count(*) FROM pages WHERE url LIKE 'http://" + replica + "/artigos/%'"),
+            151);
 }
 
 }  // namespace
