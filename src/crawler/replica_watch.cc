@@ -135,6 +135,7 @@ bool ReplicaWatch::last_round(std::int64_t pages, std::vector<ReplicaDecisionRow
 }
 
 void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows) {
+  probe_early();
   const replicas::ReplicaReport report = replicas::detect_replicas(sites_);
   std::map<std::pair<std::string, std::string>, double> scores;  // (host, host) → pair score, both orders
   for (const auto& p : report.pairs) {
@@ -242,20 +243,43 @@ void ReplicaWatch::text_twin(std::size_t s, std::size_t i, std::size_t o, std::s
   } else if (here != there) {
     return;
   }
-  const std::string& replica = sites_[r].authority;
-  const std::string& canonical = sites_[c].authority;
-  if (decided_.count(replica) || decided_.count(canonical) || verifying_.count(replica) || early_.count(replica) ||
-      early_.count(canonical) || rejected_.count({replica, canonical}) || !early_tried_.insert({r, c}).second)
-    return;
+  if (early_sent_[{r, c}] < kProbes) twins_.emplace(std::make_pair(r, c), prefix);
+  probe_early();
+}
+
+void ReplicaWatch::probe_early() {
+  for (auto it = twins_.begin(); it != twins_.end();) {
+    const auto [r, c] = it->first;
+    const std::string& replica = sites_[r].authority;
+    const std::string& canonical = sites_[c].authority;
+    if (decided_.count(replica) || decided_.count(canonical) || rejected_.count({replica, canonical})) {
+      it = twins_.erase(it);
+      continue;
+    }
+    if (!verifying_.count(replica) && !early_.count(replica) && !early_.count(canonical) &&
+        start_early(r, c, it->second) && early_sent_[{r, c}] >= kProbes) {
+      it = twins_.erase(it);
+      continue;
+    }
+    ++it;
+  }
+}
+
+bool ReplicaWatch::start_early(std::size_t r, std::size_t c, const std::string& prefix) {
   std::size_t served = 0, agreed = 0;
   const auto asked = asked_of(r, c, prefix, &served, &agreed);
-  if (asked.empty()) return;
+  // Nothing of c to ask yet: tried again when c has more pages.
+  if (asked.empty()) return false;
+  std::size_t& sent = early_sent_[{r, c}];
+  const std::string& replica = sites_[r].authority;
+  const std::string& canonical = sites_[c].authority;
   Early& e = early_[replica];
   e.canonical = canonical;
-  for (std::size_t k = 0; k < asked.size() && k < kProbes; ++k) {
+  for (std::size_t k = 0; k < asked.size() && sent < kProbes; ++k, ++sent) {
     probes_.push_back(ReplicaProbe{asked[k].url, replica, origins_[c] + asked[k].canonical_path});
     e.urls.insert(asked[k].url);
   }
+  return true;
 }
 
 void ReplicaWatch::Verification::send(const std::string& replica, std::vector<ReplicaProbe>* probes) {

@@ -16,11 +16,12 @@
 // first pages has the main text of a page of another host at the same
 // path or at that path under a prefix (the longer path is the copy's, R;
 // at the same path the host seen later): R is held and kProbes pages of C
-// are asked of R (under the prefix), those R links to first. Their answers
+// are asked of R (under the prefix), those R links to first (when C has
+// fewer to ask yet, the rest at a later round). Their answers
 // are pages of R like any other; once all have answered a round runs at
 // once, so that a copy is clustered from its twins after a few requests
-// rather than after the pages the crawl would fetch of it meanwhile. Each
-// pair is probed early once; the decision itself is taken as below.
+// rather than after the pages the crawl would fetch of it meanwhile. A pair
+// gets kProbes early probes at most; the decision itself is taken as below.
 //
 // A pair that detection clusters (replica R, canonical C) is verified
 // before anything is decided: R is held (no fetches of its own) and probes
@@ -173,6 +174,10 @@ class ReplicaWatch {
                                std::size_t* agreed);
   // A page of site s (page i) with the main text of page j of site o.
   void text_twin(std::size_t s, std::size_t i, std::size_t o, std::size_t j);
+  // Early probes for the twins waiting (twins_) whose pair is free; each
+  // started pair leaves the list.
+  void probe_early();
+  bool start_early(std::size_t r, std::size_t c, const std::string& prefix);
   void detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* rows);
   void undo(const std::string& replica, const std::string& reason, std::vector<ReplicaDecisionRow>* rows);
   // Decides when the probes agree; false when they do not.
@@ -197,7 +202,8 @@ class ReplicaWatch {
   // main-text signature → the first (site, page) holding it
   std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> text_site_;
   std::map<std::string, Early> early_;                   // by replica authority
-  std::set<std::pair<std::size_t, std::size_t>> early_tried_;  // (r, c) probed early already
+  std::map<std::pair<std::size_t, std::size_t>, std::size_t> early_sent_;  // (r, c) → early probes sent
+  std::map<std::pair<std::size_t, std::size_t>, std::string> twins_;  // (r, c) → prefix: to probe early
   std::int64_t last_round_ = 0;
   bool milestone_ = false;
   long seen_order_ = 0;

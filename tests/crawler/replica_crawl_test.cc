@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <atomic>
 #include <set>
 #include <thread>
 
@@ -136,10 +137,10 @@ TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
 }
 
 // The archive's index links its www. alias, which the crawl reaches from
-// there only: the alias has served its index alone when it is verified, so
-// the archive's articles are asked of it. Each probe's answer is a page
-// like any other (stored with its main text, its URL done) and no URL is
-// downloaded twice.
+// there only, and whose index links one article: the other articles are
+// known on the alias only by probes. Each probe's answer is a page like any
+// other (stored with its main text, its URL done) and no URL is downloaded
+// twice.
 TEST(ReplicaCrawl, ProbeAnswersAreKeptAsPages) {
   Site site("127.0.0.7");
   std::string index = "<h1>Arquivo</h1><ul>";
@@ -149,8 +150,12 @@ TEST(ReplicaCrawl, ProbeAnswersAreKeptAsPages) {
   }
   site.http().Get("/", [index](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host"), port = host.substr(host.find(':'));
-    res.set_content(html(index + "</ul><a href=\"http://www.arquivo.exemplo.pt" + port + "/\">espelho</a>"),
-                    "text/html; charset=utf-8");
+    if (host.starts_with("www."))
+      res.set_content(html("<p>Espelho do arquivo: <a href=\"" + article_path(0) + "\">artigo</a></p>"),
+                      "text/html; charset=utf-8");
+    else
+      res.set_content(html(index + "</ul><a href=\"http://www.arquivo.exemplo.pt" + port + "/\">espelho</a>"),
+                      "text/html; charset=utf-8");
   });
   site.start();
   TempDir tmp;
@@ -179,6 +184,90 @@ TEST(ReplicaCrawl, ProbeAnswersAreKeptAsPages) {
   for (std::size_t i = 0; i < kArticles.size(); ++i) EXPECT_EQ(on_canonical.count(article_path(i)), 1u);
   EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM pages WHERE url LIKE 'http://www.arquivo.exemplo.pt:%'"),
             static_cast<std::int64_t>(requests_to(site, "www.arquivo.exemplo.pt:" + port).size()));
+}
+
+// A library's own pages, and a copy of the archive under /espelho/arquivo
+// whose index links one article only: that page, with an article's text,
+// makes the library a candidate at once. No round could find the prefix
+// from one twin page; the archive's pages asked of the library under the
+// prefix are kept as its pages and give the twins, the prefix copy is
+// decided, and the library's own pages are still downloaded (only URLs
+// under the prefix move).
+TEST(ReplicaCrawl, ACopyUnderAPrefixIsProbedFromItsFirstTwinPage) {
+  Site site("127.0.0.9");
+  const std::vector<std::string> own = {
+      "A biblioteca municipal abriu a nova sala de leitura em março, com mesas de carvalho, candeeiros verdes e "
+      "estantes que chegam ao teto. Os leitores mais velhos lembram-se do tempo em que os livros se pediam ao balcão "
+      "por escrito e se esperava uma tarde inteira pelo volume certo, trazido da cave pelo contínuo.",
+      "O fundo local reúne jornais da região desde o século dezanove, cartas de emigrantes enviadas do Brasil e "
+      "fotografias das feiras de gado. Uma equipa de voluntários está a descrever cada documento numa ficha própria, "
+      "para que os investigadores saibam o que procurar antes de fazerem a viagem até à vila.",
+  };
+  archive(site);  // the archive's pages, for every name
+  site.http().Get("/(livros/b[0-9]\\.html)?", [&](const httplib::Request& req, httplib::Response& res) {
+    if (!req.get_header_value("Host").starts_with("biblioteca.")) {
+      std::string index = "<h1>Arquivo</h1><ul>";
+      for (std::size_t i = 0; i < kArticles.size(); ++i)
+        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      return;
+    }
+    if (req.path == "/") {
+      std::string index = "<h1>Biblioteca</h1><a href=\"/espelho/arquivo/\">espelho do arquivo</a><ul>";
+      for (std::size_t i = 0; i < own.size(); ++i)
+        index += "<li><a href=\"/livros/b" + std::to_string(i) + ".html\">livro</a></li>";
+      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      return;
+    }
+    const std::size_t i = static_cast<std::size_t>(req.path[std::string("/livros/b").size()] - '0');
+    if (i >= own.size()) {
+      res.status = 404;
+      return;
+    }
+    res.set_content(html("<article><p>" + own[i] + "</p></article>"), "text/html; charset=utf-8");
+  });
+  site.http().Get("/espelho/arquivo/(.*)", [](const httplib::Request& req, httplib::Response& res) {
+    const std::string rest = req.matches[1];
+    if (rest.empty()) {
+      res.set_content(html("<h1>Arquivo</h1><p>Uma seleção: <a href=\"artigos/a0.html\">artigo</a></p>"),
+                      "text/html; charset=utf-8");
+      return;
+    }
+    for (std::size_t i = 0; i < kArticles.size(); ++i)
+      if ("/" + rest == article_path(i)) {
+        res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/espelho/arquivo/\">início</a>"),
+                        "text/html; charset=utf-8");
+        return;
+      }
+    res.status = 404;
+  });
+  site.start();
+  TempDir tmp;
+  const std::string port = std::to_string(site.server().port());
+  const std::string lib = "biblioteca.exemplo.pt:" + port;
+  auto o = options_for(tmp, site, "127.0.0.9", {"arquivo.exemplo.pt", "biblioteca.exemplo.pt"});
+  crawl_ok(o);
+
+  ASSERT_EQ(testing::rows(o.db, "SELECT replica, canonical, prefix, kind, undone_at FROM replica_decisions"),
+            std::vector<std::string>{lib + "|arquivo.exemplo.pt:" + port + "|/espelho/arquivo|prefix|NULL"});
+  // Probes asked the archive's pages of the copy, and their answers are pages of the library.
+  const auto probed = testing::rows(o.db, "SELECT url FROM replica_probes WHERE status = 200 AND url LIKE 'http://" +
+                                              lib + "/espelho/arquivo/artigos/%'");
+  ASSERT_FALSE(probed.empty());
+  for (const std::string& url : probed)
+    EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM pages WHERE url = '" + url + "' AND main_words > 0"), 1);
+  // Nothing requested twice; the library's own pages downloaded; every
+  // article from the archive.
+  const auto on_lib = requests_to(site, lib);
+  for (const std::string& path : on_lib) EXPECT_EQ(on_lib.count(path), 1u) << path;
+  for (std::size_t i = 0; i < own.size(); ++i) EXPECT_EQ(on_lib.count("/livros/b" + std::to_string(i) + ".html"), 1u);
+  const auto on_archive = requests_to(site, "arquivo.exemplo.pt:" + port);
+  for (std::size_t i = 0; i < kArticles.size(); ++i) EXPECT_EQ(on_archive.count(article_path(i)), 1u);
+  // The copy's pages downloaded outside probes all came before the decision.
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM pages WHERE url LIKE 'http://" + lib +
+                                     "/espelho/%' AND url NOT IN (SELECT url FROM replica_probes) AND fetched_at > "
+                                     "(SELECT decided_at FROM replica_decisions)"),
+            0);
 }
 
 // Two hosts with the same articles but different names and one address
@@ -296,6 +385,73 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
         << path;
   }
   EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_moves"), 0);
+}
+
+// The URLs a decision moved are stored with it: a run stops (--max-pages)
+// while the decision stands, and when the resumed run undoes it (the bare
+// name now answers 404 for the www. name's own pages), the URLs the first
+// run moved come back to the www. name and are downloaded there.
+TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDecision) {
+  Site site("127.0.0.8");
+  archive(site);
+  std::atomic<bool> bare_lacks_them{false};
+  // Pages of the www. name; the bare name serves them too until the flag is set.
+  site.http().Get("/proprias/.*", [&](const httplib::Request& req, httplib::Response& res) {
+    if (!req.get_header_value("Host").starts_with("www.") && bare_lacks_them) {
+      res.status = 404;
+      res.set_content(html("<p>Não encontrado</p>"), "text/html; charset=utf-8");
+      return;
+    }
+    res.set_content(html("<p>Página " + req.path + " do arquivo, escrita em 1944 por um leitor assíduo.</p>"),
+                    "text/html; charset=utf-8");
+  });
+  // A reader's chain of pages, each linking the bare name's index and, from
+  // the fourth on, one page of the www. name.
+  site.http().Get("/(l[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
+    const std::string host = req.get_header_value("Host");
+    if (!host.starts_with("leitor.")) {
+      std::string index = "<h1>Arquivo</h1><ul>";
+      for (std::size_t i = 0; i < kArticles.size(); ++i)
+        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      return;
+    }
+    const std::string port = host.substr(host.find(':'));
+    const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
+    std::string body = "<p>Leitura " + std::to_string(n) + ": <a href=\"http://arquivo.exemplo.pt" + port +
+                       "/\">arquivo</a></p>";
+    if (n >= 3)
+      body += "<a href=\"http://www.arquivo.exemplo.pt" + port + "/proprias/" + std::to_string(n) + "\">própria</a>";
+    if (n < 80) body += "<a href=\"/l" + std::to_string(n + 1) + "\">seguinte</a>";
+    res.set_content(html(body), "text/html; charset=utf-8");
+  });
+  site.start();
+  const std::string port = std::to_string(site.server().port());
+  const std::string www = "www.arquivo.exemplo.pt:" + port;
+  TempDir tmp;
+  auto o = options_for(tmp, site, "127.0.0.8", {"leitor.exemplo.pt", "arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
+  o.delay_ms = 40;
+  o.max_pages = 45;
+  crawl_ok(o);
+  ASSERT_EQ(testing::rows(o.db, "SELECT replica, undone_at FROM replica_decisions"),
+            std::vector<std::string>{www + "|NULL"});
+  const auto moved = testing::rows(o.db, "SELECT url FROM replica_moves WHERE replica = '" + www + "'");
+  ASSERT_FALSE(moved.empty()) << "the first run ended before any URL was moved; raise max_pages";
+
+  bare_lacks_them = true;
+  const std::size_t before = site.server().log().size();
+  o.resume = true;
+  o.max_pages = 0;
+  crawl_ok(o);
+  EXPECT_NE(testing::scalar(o.db, "SELECT undo_reason FROM replica_decisions WHERE replica = '" + www + "'")
+                .find("missing on arquivo.exemplo.pt:" + port),
+            std::string::npos);
+  const auto on_www = requests_to(site, www, before);
+  for (const std::string& url : moved) {
+    const std::string path = url.substr(url.find('/', 7));
+    EXPECT_EQ(on_www.count(path), 1u) << url;
+  }
+  EXPECT_EQ(testing::count(o.db, "SELECT count(*) FROM replica_moves WHERE replica = '" + www + "'"), 0);
 }
 
 // kill -9 once a decision is committed, then --resume: the decision stands

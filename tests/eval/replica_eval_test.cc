@@ -160,6 +160,14 @@ TEST(ReplicaEval, APrefixCopyCountsOnlyItsPagesUnderThePrefix) {
   ASSERT_TRUE(e.ok()) << e.status().message();
   EXPECT_EQ(e->replica_requests, 1u);  // /espelho/bx is not under /espelho/b
   EXPECT_EQ(e->unique_pages_left_out, 0u);
+  // A verification probe kept as a page is verification, not a request
+  // beyond it.
+  ASSERT_TRUE(db.exec("CREATE TABLE replica_probes (id INTEGER PRIMARY KEY, url TEXT NOT NULL)").ok());
+  ASSERT_TRUE(db.exec("INSERT INTO pages(url) VALUES ('http://m.org/espelho/b/y'), ('http://m.org/espelho/b/z')").ok());
+  ASSERT_TRUE(db.exec("INSERT INTO replica_probes(url) VALUES ('http://m.org/espelho/b/y')").ok());
+  auto probed = evaluate_replicas(*truth, sites, report, db, nullptr);
+  ASSERT_TRUE(probed.ok()) << probed.status().message();
+  EXPECT_EQ(probed->replica_requests, 2u);  // /espelho/b/x and /espelho/b/z
   // Had the whole host been called a replica, its own page would be left out.
   report.clusters[0].replicas[0].prefix.clear();
   auto whole = evaluate_replicas(*truth, sites, report, db, nullptr);
