@@ -51,14 +51,30 @@ const std::vector<std::string> kArticles = {
 
 std::string article_path(std::size_t i) { return "/artigos/a" + std::to_string(i) + ".html"; }
 
-// The archive: an index linking every article; each article links back.
-void archive(Site& site) {
+// The archive's index: a list linking every article.
+std::string archive_index() {
   std::string index = "<h1>Arquivo</h1><ul>";
-  for (std::size_t i = 0; i < kArticles.size(); ++i) {
+  for (std::size_t i = 0; i < kArticles.size(); ++i)
     index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+  return index + "</ul>";
+}
+
+// The archive: its index; each article links back.
+void archive(Site& site) {
+  for (std::size_t i = 0; i < kArticles.size(); ++i)
     site.page(article_path(i), html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"));
+  site.page("/", html(archive_index()));
+}
+
+// A page of the www. name with `text`; the other names answer 404 unless
+// `elsewhere_too`.
+void www_page(const httplib::Request& req, httplib::Response& res, bool elsewhere_too, const std::string& text) {
+  if (!elsewhere_too && !req.get_header_value("Host").starts_with("www.")) {
+    res.status = 404;
+    res.set_content(html("<p>Não encontrado</p>"), "text/html; charset=utf-8");
+    return;
   }
-  site.page("/", html(index + "</ul>"));
+  res.set_content(html("<p>" + text + "</p>"), "text/html; charset=utf-8");
 }
 
 std::string authority(const std::string& name, Site& site) { return name + ":" + std::to_string(site.server().port()); }
@@ -143,18 +159,15 @@ TEST(ReplicaCrawl, AnAliasIsVerifiedDecidedAndNotCrawledAgain) {
 // twice.
 TEST(ReplicaCrawl, ProbeAnswersAreKeptAsPages) {
   Site site("127.0.0.7");
-  std::string index = "<h1>Arquivo</h1><ul>";
-  for (std::size_t i = 0; i < kArticles.size(); ++i) {
-    index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
+  for (std::size_t i = 0; i < kArticles.size(); ++i)
     site.page(article_path(i), html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"));
-  }
-  site.http().Get("/", [index](const httplib::Request& req, httplib::Response& res) {
+  site.http().Get("/", [](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host"), port = host.substr(host.find(':'));
     if (host.starts_with("www."))
       res.set_content(html("<p>Espelho do arquivo: <a href=\"" + article_path(0) + "\">artigo</a></p>"),
                       "text/html; charset=utf-8");
     else
-      res.set_content(html(index + "</ul><a href=\"http://www.arquivo.exemplo.pt" + port + "/\">espelho</a>"),
+      res.set_content(html(archive_index() + "<a href=\"http://www.arquivo.exemplo.pt" + port + "/\">espelho</a>"),
                       "text/html; charset=utf-8");
   });
   site.start();
@@ -206,10 +219,7 @@ TEST(ReplicaCrawl, ACopyUnderAPrefixIsProbedFromItsFirstTwinPage) {
   archive(site);  // the archive's pages, for every name
   site.http().Get("/(livros/b[0-9]\\.html)?", [&](const httplib::Request& req, httplib::Response& res) {
     if (!req.get_header_value("Host").starts_with("biblioteca.")) {
-      std::string index = "<h1>Arquivo</h1><ul>";
-      for (std::size_t i = 0; i < kArticles.size(); ++i)
-        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
-      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      res.set_content(html(archive_index()), "text/html; charset=utf-8");
       return;
     }
     if (req.path == "/") {
@@ -316,13 +326,7 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   archive(site);
   // Pages only the www. name serves.
   site.http().Get("/so-no-www/.*", [](const httplib::Request& req, httplib::Response& res) {
-    if (!req.get_header_value("Host").starts_with("www.")) {
-      res.status = 404;
-      res.set_content(html("<p>Não encontrado</p>"), "text/html; charset=utf-8");
-      return;
-    }
-    res.set_content(html("<p>Página própria do endereço www, " + req.path + ", escrita em 1944.</p>"),
-                    "text/html; charset=utf-8");
+    www_page(req, res, false, "Página própria do endereço www, " + req.path + ", escrita em 1944.");
   });
   // The third site (the first seed): a chain of pages each linking the bare
   // name (the most backlinks: it is the canonical host), the last one linking the
@@ -330,10 +334,7 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   site.http().Get("/(p[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
     if (!host.starts_with("leitor.")) {
-      std::string index = "<h1>Arquivo</h1><ul>";
-      for (std::size_t i = 0; i < kArticles.size(); ++i)
-        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
-      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      res.set_content(html(archive_index()), "text/html; charset=utf-8");
       return;
     }
     const std::string port = host.substr(host.find(':'));
@@ -397,23 +398,14 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
   std::atomic<bool> bare_lacks_them{false};
   // Pages of the www. name; the bare name serves them too until the flag is set.
   site.http().Get("/proprias/.*", [&](const httplib::Request& req, httplib::Response& res) {
-    if (!req.get_header_value("Host").starts_with("www.") && bare_lacks_them) {
-      res.status = 404;
-      res.set_content(html("<p>Não encontrado</p>"), "text/html; charset=utf-8");
-      return;
-    }
-    res.set_content(html("<p>Página " + req.path + " do arquivo, escrita em 1944 por um leitor assíduo.</p>"),
-                    "text/html; charset=utf-8");
+    www_page(req, res, !bare_lacks_them, "Página " + req.path + " do arquivo, escrita em 1944 por um leitor assíduo.");
   });
   // A reader's chain of pages, each linking the bare name's index and, from
   // the fourth on, one page of the www. name.
   site.http().Get("/(l[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
     if (!host.starts_with("leitor.")) {
-      std::string index = "<h1>Arquivo</h1><ul>";
-      for (std::size_t i = 0; i < kArticles.size(); ++i)
-        index += "<li><a href=\"" + article_path(i) + "\">artigo " + std::to_string(i) + "</a></li>";
-      res.set_content(html(index + "</ul>"), "text/html; charset=utf-8");
+      res.set_content(html(archive_index()), "text/html; charset=utf-8");
       return;
     }
     const std::string port = host.substr(host.find(':'));
