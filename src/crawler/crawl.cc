@@ -288,6 +288,7 @@ class Crawl {
   bool held_ = false;  // the last dispatch put back entries of hosts under verification
   std::unordered_map<std::string, ReplicaProbe> probes_in_analysis_;  // by URL
   std::unordered_set<std::string> probe_pages_;  // URLs kept as pages from probe answers
+  std::unordered_set<std::string> probes_out_;   // URLs of probes sent and not answered yet
 };
 
 // The link filters of link_filters.h, in order of cost; the reason a URL
@@ -790,6 +791,7 @@ void Crawl::dispatch_probes(Clock::time_point now) {
     const std::uint64_t token = next_token_++;
     FetchRequest req{token, probe.url, false, {}};
     InFlight f{false, host, {}, -1, {}};
+    probes_out_.insert(probe.url);
     f.probe = std::move(probe);
     in_flight_[token] = std::move(f);
     ++fetches_;
@@ -800,6 +802,7 @@ void Crawl::dispatch_probes(Clock::time_point now) {
 
 void Crawl::on_probe_response(ReplicaProbe probe, std::uint32_t host, FetchResponse&& r) {
   const auto now = Clock::now();
+  probes_out_.erase(probe.url);
   hosts_.on_finish(host, answered_at(r, now));
   frontier_->host_changed(host, now);
   const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
@@ -848,6 +851,11 @@ void Crawl::on_probe_analysed(AnalysisResult&& r) {
 }
 
 bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held) {
+  // Queued, and asked by a probe meanwhile: the probe's answer will be the page.
+  if (probes_out_.count(e.url) || probes_in_analysis_.count(e.url)) {
+    held->push_back(std::move(e));
+    return true;
+  }
   if (probe_pages_.count(e.url)) {  // queued before a probe downloaded it
     StoreJob job;
     frontier_->finish(e, UrlState::Done, &job.ops);

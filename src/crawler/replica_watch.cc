@@ -147,8 +147,10 @@ void ReplicaWatch::detect(std::int64_t pages, std::vector<ReplicaDecisionRow>* r
     const std::string& canonical = sites_[c.canonical].authority;
     for (const auto& m : c.replicas) {
       const std::string& replica = sites_[m.site].authority;
-      if (decided_.count(replica) || verifying_.count(replica) || decided_.count(canonical) || early_.count(replica) ||
-          !m.pair)
+      // A canonical host that is itself decided or under verification as a
+      // replica waits: two hosts never replicate each other.
+      if (decided_.count(replica) || verifying_.count(replica) || early_.count(replica) || decided_.count(canonical) ||
+          verifying_.count(canonical) || early_.count(canonical) || !m.pair)
         continue;
       // A pair verified not to be replicas is verified again once the
       // replica has twice the pages it had then.
@@ -352,6 +354,9 @@ void ReplicaWatch::on_probe(const ReplicaProbe& probe, long status, const std::s
 bool ReplicaWatch::conclude(const std::string& replica, Verification& v, std::int64_t pages,
                             std::vector<ReplicaDecisionRow>* rows) {
   if (v.agreed < 1 || 3 * v.agreed < 2 * v.served) return false;
+  // The canonical host was decided a replica meanwhile: a later round
+  // clusters the pair again, with the canonical host of that decision.
+  if (decided_.count(v.canonical)) return true;
   decide(replica, v, pages, rows);
   return true;
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -290,6 +291,7 @@ TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesThei
   }
   std::vector<std::set<std::string>> groups;
   std::set<std::string> prefixes;
+  std::map<std::string, std::string> canonical_of;
   {
     auto d = store::Database::open(detect_db, /*read_only=*/true);
     ASSERT_TRUE(d.ok());
@@ -297,6 +299,7 @@ TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesThei
     ASSERT_TRUE(st.ok());
     while (st->step()) {
       const std::string replica = st->column_text(0), canonical = st->column_text(1);
+      canonical_of[replica] = canonical;
       if (!st->column_text(2).empty()) prefixes.insert(replica + " " + st->column_text(2));
       std::set<std::string> merged{replica, canonical};
       for (auto it = groups.begin(); it != groups.end();)
@@ -318,6 +321,12 @@ TEST(ReplicaEvalCommand, DetectionDuringTheCrawlDecidesEveryReplicaAndSparesThei
     while (st->step()) probes += st->column_text(0) + " " + st->column_text(1) + " " + st->column_text(2) + "\n";
   }
   EXPECT_EQ(std::set<std::set<std::string>>(groups.begin(), groups.end()), expected) << probes;
+  // Decisions lead to a host that is no replica: two hosts never replicate each other.
+  for (const auto& [replica, canonical] : canonical_of) {
+    std::string host = canonical;
+    for (std::size_t hop = 0; hop <= canonical_of.size() && canonical_of.count(host); ++hop) host = canonical_of[host];
+    EXPECT_FALSE(canonical_of.count(host)) << replica << " is in a cycle of decisions";
+  }
   EXPECT_EQ(prefixes, expected_prefixes);
 
   auto r = cronista::testing::run_cronista({"eval-replicas", "--truth", o.out_dir + "/replicas.json", "--db",
