@@ -594,6 +594,7 @@ void Crawl::on_response(FetchResponse&& r) {
     frontier_->host_changed(f.host, now);
     return;
   }
+  if (shared_) shared_->transfer_ended(e.url);
 
   auto page = page_record(e, r);
   PageRecord& p = *page;
@@ -1431,6 +1432,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
       next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
     }
+    if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);

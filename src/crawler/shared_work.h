@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "temporal/status.h"
@@ -32,7 +33,8 @@ struct SharedClaim {
 
 struct SharedPull {
   enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
-  SharedClaim claim;  // with kClaimed
+  SharedClaim claim;                // with kClaimed
+  std::chrono::milliseconds wait{};  // with kWait: until the earliest host may be ready
 };
 
 class SharedWork {
@@ -79,6 +81,10 @@ class SharedCrawl {
   // handing each to `accept` (false: the worker has it already; it is
   // completed at once).
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
+  // The transfer of a claimed URL has ended (not to be retried): its host
+  // is released now, politeness counting from this response, while its
+  // page is analysed and stored.
+  void transfer_ended(const std::string& url);
   // A claimed URL left the local frontier for good, in store job `job`: it
   // is completed once that job is committed, so that a worker killed before
   // the commit leaves it claimed (it returns to the queues) and nothing is lost.
@@ -95,7 +101,9 @@ class SharedCrawl {
   // Claims not yet completed (the local frontier's share of the crawl),
   // and those of them still being fetched or analysed.
   std::size_t held() const { return held_.size() + uncommitted_.size(); }
-  std::size_t fetching() const { return held_.size(); }
+  std::size_t fetching() const { return held_.size() - released_.size(); }
+  // When pump() asks the shared frontier again (after a wait or a failure).
+  std::chrono::steady_clock::time_point next_try() const { return next_try_; }
 
  private:
   bool flush();
@@ -107,6 +115,7 @@ class SharedCrawl {
   std::vector<SharedUrl> offers_;
   std::unordered_map<std::string, std::uint32_t> backlinks_;  // URL → pages of this worker linking to it
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
+  std::unordered_set<std::string> released_;                  // of held_, their host released
   struct Finished {
     SharedClaim claim;
     bool downloaded = false;

@@ -55,7 +55,10 @@ class RedisWork : public crawler::SharedWork {
     switch (std::get<NoClaim>(*r).why) {
       case NoClaim::Why::kBudgetSpent: pull.why = crawler::SharedPull::Why::kBudgetSpent; break;
       case NoClaim::Why::kEmpty: pull.why = crawler::SharedPull::Why::kEmpty; break;
-      case NoClaim::Why::kWait: pull.why = crawler::SharedPull::Why::kWait; break;
+      case NoClaim::Why::kWait:
+        pull.why = crawler::SharedPull::Why::kWait;
+        pull.wait = std::chrono::milliseconds(std::get<NoClaim>(*r).next_ready_ms - std::get<NoClaim>(*r).now_ms);
+        break;
     }
     return pull;
   }

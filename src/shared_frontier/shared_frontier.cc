@@ -17,6 +17,16 @@ local function now_ms()
 end
 )lua";
 
+// Whether any worker of the crawl, alive or not yet reaped, has a URL in flight.
+constexpr const char* kAnyInflight = R"lua(
+local function any_inflight(p)
+  for _, w in ipairs(redis.call('ZRANGE', p .. 'workers', 0, -1)) do
+    if redis.call('EXISTS', p .. 'inflight:' .. w) == 1 then return true end
+  end
+  return false
+end
+)lua";
+
 // Returns a worker's in-flight URL to its host's queue with its score, and
 // the page to the budget. `v` is the in-flight value "HOST\tSCORE".
 constexpr const char* kRequeue = R"lua(
@@ -57,7 +67,10 @@ return added
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan.
-// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} | {'wait', next_ms}.
+// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} |
+// {'wait', next_ms, now}. 'empty' (no host has a queue) and 'budget' (no
+// page left) only when no worker has a URL in flight: 'wait' while any has,
+// since its page may still bring links or give its page of the budget back.
 constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -73,7 +86,12 @@ for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT
   end
 end
 local budget = redis.call('GET', p .. 'budget')
-if budget and tonumber(budget) <= 0 then return {'budget'} end
+if budget and tonumber(budget) <= 0 then
+  -- Spent, unless a claim in flight may still give its page back (an
+  -- error, a redirect, or a dead worker's URL returning when it is reaped).
+  if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
+  return {'budget'}
+end
 local best, best_score = nil, nil
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
   if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
@@ -95,8 +113,13 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
 end
 if not best then
   local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
-  if #first == 0 then return {'empty'} end
-  return {'wait', tostring(math.max(tonumber(first[2]), now + 1))}
+  if #first == 0 then
+    -- A URL in flight anywhere may still bring links (its host was
+    -- released when its transfer ended, before its analysis): not empty yet.
+    if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
+    return {'empty'}
+  end
+  return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
 local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
 redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
@@ -193,13 +216,24 @@ end
 return n
 )lua";
 
+// ARGV: prefix, worker, host, lease_ms. Extends the lease on the host only
+// when this worker holds it (one released meanwhile may be another's now).
+// Returns whether it did.
+constexpr const char* kRenew = R"lua(
+local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('GET', p .. 'lease:' .. host) ~= worker then return 0 end
+redis.call('PEXPIRE', p .. 'lease:' .. host, tonumber(ARGV[4]))
+return 1
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = kAdd;
-const std::string kClaimScript = std::string(kNow) + kClaim;
+const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kComplete;
 const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
 const std::string kReleaseScript = std::string(kNow) + kRelease;
 const std::string kSettleScript = kSettle;
+const std::string kRenewScript = kRenew;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -270,7 +304,11 @@ Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
     return std::variant<Claim, NoClaim>(c);
   }
   if (e[0].str == "budget") none.why = NoClaim::Why::kBudgetSpent;
-  else if (e[0].str == "wait" && e.size() >= 2) none.why = NoClaim::Why::kWait, none.next_ready_ms = std::stoll(e[1].str);
+  else if (e[0].str == "wait" && e.size() >= 3) {
+    none.why = NoClaim::Why::kWait;
+    none.next_ready_ms = std::stoll(e[1].str);
+    none.now_ms = std::stoll(e[2].str);
+  }
   return std::variant<Claim, NoClaim>(none);
 }
 
@@ -301,8 +339,7 @@ Status SharedFrontier::give_back(const Claim& c) {
 }
 
 Status SharedFrontier::renew(const Claim& c) {
-  auto r = redis_->command({"SET", prefix() + "lease:" + c.host, options_.worker_id, "PX",
-                            std::to_string(options_.lease_ms), "XX"});
+  auto r = redis_->script(kRenewScript, {}, {prefix(), options_.worker_id, c.host, std::to_string(options_.lease_ms)});
   return r.ok() ? Status::Ok() : failed("renewing the lease on " + c.host, r.status());
 }
 

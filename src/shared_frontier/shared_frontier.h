@@ -64,6 +64,7 @@ struct Claim {
 struct NoClaim {
   enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
   std::int64_t next_ready_ms = 0;  // with kWait: when the earliest host becomes ready
+  std::int64_t now_ms = 0;         // with kWait: the server's clock when it said so
 };
 
 struct FrontierCounts {
@@ -111,7 +112,8 @@ class SharedFrontier {
   // with its priority and the budget gets its page back.
   Status give_back(const Claim& claim);
 
-  // Keeps the lease on a host during a long transfer.
+  // Keeps the lease on a host during a long transfer. Atomic: a lease
+  // another worker holds now is left alone.
   Status renew(const Claim& claim);
 
   // Heartbeat; and returns to the queues the in-flight URLs of workers
