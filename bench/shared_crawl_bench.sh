@@ -6,8 +6,9 @@
 #   - as one worker against Redis (`--frontier unix://…`),
 #   - as three workers against Redis, started together,
 # with Redis on a unix socket, started by this script in its work folder
-# (no service, no persistence) and stopped at the end. Each row gives the
-# wall seconds of each, the share of the lone crawl's throughput that one
+# (no service, no persistence) and stopped at the end. The three run in
+# turn, --runs times (default 3); each row gives the median wall seconds
+# of each, the share of the lone crawl's throughput that one
 # worker reaches (lone seconds / worker seconds), the pages the three
 # workers downloaded together and the URLs downloaded by more than one of
 # them. Then Redis memory per million queued URLs (build/shared_frontier_bench:
@@ -20,7 +21,8 @@
 #
 # Options: --pages N (pages of the sample web, default 2000), --max-pages N
 # (budget of every crawl, default 300), --seeds "S…" (default "1 7"),
-# --delays "D…" (default "100 0"), --port P (default 18630), --urls N.
+# --delays "D…" (default "100 0"), --port P (default 18630), --urls N,
+# --runs N.
 # Needs build/cronista and build/shared_frontier_bench (CRONISTA_BIN and
 # CRONISTA_BENCH_BIN override them), redis-server and sqlite3.
 set -euo pipefail
@@ -34,6 +36,7 @@ seeds="1 7"
 delays="100 0"
 port=18630
 urls=1000000
+runs=3
 keep=0
 while (($#)); do
   case "$1" in
@@ -43,8 +46,9 @@ while (($#)); do
     --delays) delays="$2"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
     --urls) urls="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -83,6 +87,7 @@ redis-cli -s "$sock" ping >/dev/null 2>&1 || { echo "shared_crawl_bench: redis-s
 
 now() { date +%s.%N; }
 seconds() { python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' "$1" "$2"; }
+median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
 
 # One crawl of the web of seed $1 with delay $2 into $3.db; extra options after.
 crawl() {
@@ -106,23 +111,28 @@ for seed in $seeds; do
   [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
 
   for delay in $delays; do
-    tag="s$seed-d$delay"
-    echo "shared_crawl_bench: seed $seed, --delay-ms $delay: lone crawl, one worker, three workers" >&2
-    t0=$(now); crawl "$seed" "$delay" "lone-$tag"; t1=$(now)
-    lone=$(seconds "$t0" "$t1")
-    t0=$(now)
-    crawl "$seed" "$delay" "one-$tag" --frontier "unix://$sock" --crawl-id "one-$tag" --worker-id "one-$tag"
-    t1=$(now)
-    one=$(seconds "$t0" "$t1")
-    t0=$(now)
-    pids=()
-    for w in 1 2 3; do
-      crawl "$seed" "$delay" "three-$tag-w$w" --frontier "unix://$sock" --crawl-id "three-$tag" --worker-id "w$w" &
-      pids+=($!)
+    lones=() ones=() threes=()
+    for run in $(seq 1 "$runs"); do
+      tag="s$seed-d$delay"
+      rm -f "$work"/*-"$tag"*.db*
+      echo "shared_crawl_bench: seed $seed, --delay-ms $delay, run $run: lone crawl, one worker, three workers" >&2
+      t0=$(now); crawl "$seed" "$delay" "lone-$tag"; t1=$(now)
+      lones+=("$(seconds "$t0" "$t1")")
+      t0=$(now)
+      crawl "$seed" "$delay" "one-$tag" --frontier "unix://$sock" --crawl-id "one-$tag-$run" --worker-id "one"
+      t1=$(now)
+      ones+=("$(seconds "$t0" "$t1")")
+      t0=$(now)
+      pids=()
+      for w in 1 2 3; do
+        crawl "$seed" "$delay" "three-$tag-w$w" --frontier "unix://$sock" --crawl-id "three-$tag-$run" --worker-id "w$w" &
+        pids+=($!)
+      done
+      for p in "${pids[@]}"; do wait "$p"; done
+      t1=$(now)
+      threes+=("$(seconds "$t0" "$t1")")
     done
-    for p in "${pids[@]}"; do wait "$p"; done
-    t1=$(now)
-    three=$(seconds "$t0" "$t1")
+    lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
     total=0
     for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
     twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
@@ -134,11 +144,11 @@ for seed in $seeds; do
 done
 
 echo
-echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores"
+echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
 printf '%-5s %6s %9s %9s %6s %9s %8s %6s\n' seed delay lone_s one_s share three_s pages twice
 printf '%s\n' "${rows[@]}"
-echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's;"
-echo " twice: URLs in more than one of the three shards)"
+echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
+echo " and twice: URLs in more than one of the three shards, of the last run)"
 
 if ((urls > 0)); then
   echo

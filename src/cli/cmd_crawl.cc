@@ -553,6 +553,14 @@ int cmd_crawl(int argc, char** argv) {
     return fail("crawl", "the shared frontier " + a.frontier + " did not answer for " +
                              std::to_string(a.frontier_patience) + " s; what was fetched is kept; to continue: " +
                              resume_command);
+  if (outcome->pages == 0 && !a.frontier.empty() &&
+      (summary->end_reason == "max-pages" || summary->end_reason == "frontier-empty")) {
+    // A worker that joined a shared crawl whose work the others had done.
+    if (nothing_kept) remove_created(files);
+    std::fprintf(stderr, "cronista crawl: crawl '%s' ended (%s) with nothing left for this worker to download%s\n",
+                 a.crawl_id.c_str(), summary->end_reason.c_str(), nothing_kept ? "; nothing was kept" : "");
+    return kExitOk;
+  }
   if (outcome->pages == 0) {
     if (nothing_kept) remove_created(files);
     std::string why;

@@ -314,6 +314,18 @@ TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOthe
   EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT end_reason FROM runs"), std::vector<std::string>{"interrupted"});
 }
 
+TEST_F(SharedCrawlWorkers, AWorkerJoiningASpentCrawlEndsCleanlyWithNothingKept) {
+  auto first = spawn_workers(tmp, web, redis, {"w1"}, "gasta", 5);
+  expect_clean_exits(tmp, first, {"w1"});
+  EXPECT_EQ(count((tmp / "w1.db").string(), "SELECT COUNT(*) FROM history"), 5);
+  auto late = spawn_workers(tmp, web, redis, {"w2"}, "gasta", 5);
+  expect_clean_exits(tmp, late, {"w2"});
+  const std::string err = testing::read_file(tmp / "w2.err");
+  EXPECT_NE(err.find("crawl 'gasta' ended (max-pages) with nothing left for this worker to download"),
+            std::string::npos) << err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "w2.db"));
+}
+
 TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
   auto a = testing::run_cronista(worker_args(tmp, web, redis, "a", "primeiro", 20));
   ASSERT_EQ(a.exit_code, 0) << a.err;
