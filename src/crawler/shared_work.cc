@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "crawler/frontier.h"
 
 namespace cronista::crawler {
 
@@ -15,9 +14,7 @@ constexpr auto kRetryEvery = std::chrono::milliseconds(500);
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
                         std::uint8_t penalty) {
-  std::uint32_t& n = backlinks_[url];
-  if (count_backlink) ++n;
-  offers_.push_back(SharedUrl{url, host, priority_for(n, penalty)});
+  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty});
 }
 
 void SharedCrawl::failed(const Status& s) {

@@ -23,7 +23,8 @@ namespace cronista::crawler {
 struct SharedUrl {
   std::string url;   // canonical
   std::string host;  // its authority (the politeness key)
-  int priority = 0;  // smaller first (frontier.h: priority_for)
+  std::uint32_t backlinks = 0;  // pages linking to it that this offer adds (0 or 1: a page counts once)
+  std::uint8_t penalty = 0;     // of the link's context (frontier.h: priority_for)
 };
 
 struct SharedClaim {
@@ -47,7 +48,7 @@ class SharedWork {
   virtual Status join(std::int64_t max_pages,
                       const std::function<std::optional<bool>(const std::string& url)>& finished_here) = 0;
   // Queues the URLs never seen by the crawl; a queued one moves up to a
-  // better priority.
+  // better priority: its backlinks are counted over all workers.
   virtual Status add(const std::vector<SharedUrl>& urls) = 0;
   // The best URL of a host no other worker holds and politeness allows now.
   virtual Result<SharedPull> claim() = 0;
@@ -113,7 +114,6 @@ class SharedCrawl {
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
-  std::unordered_map<std::string, std::uint32_t> backlinks_;  // URL → pages of this worker linking to it
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released
   struct Finished {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "crawler/frontier.h"
+
 namespace cronista::shared_frontier {
 namespace {
 
@@ -38,9 +40,23 @@ class RedisWork : public crawler::SharedWork {
   Status add(const std::vector<crawler::SharedUrl>& urls) override {
     std::vector<QueuedUrl> q;
     q.reserve(urls.size());
-    for (const auto& u : urls) q.push_back(QueuedUrl{u.url, u.host, "", u.priority});
-    auto r = f_->add(q);
-    return r.ok() ? Status::Ok() : r.status();
+    for (const auto& u : urls)
+      q.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
+    std::vector<Linked> linked;
+    auto r = f_->add(q, &linked);
+    if (!r.ok()) return r.status();
+    // Queued URLs whose links, counted over all workers, rose: each moves
+    // up to the priority of its count (seen, so only moved, never queued again).
+    std::vector<QueuedUrl> up;
+    for (const Linked& l : linked) {
+      QueuedUrl u = q[l.index];
+      u.priority = crawler::priority_for(static_cast<std::uint32_t>(l.backlinks), urls[l.index].penalty);
+      u.backlinks = 0;
+      if (u.priority < q[l.index].priority) up.push_back(std::move(u));
+    }
+    if (up.empty()) return Status::Ok();
+    auto moved = f_->add(up);
+    return moved.ok() ? Status::Ok() : moved.status();
   }
 
   Result<crawler::SharedPull> claim() override {

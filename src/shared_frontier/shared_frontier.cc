@@ -41,18 +41,22 @@ local function requeue(p, worker, url, v)
 end
 )lua";
 
-// ARGV: prefix, n, then n × (url, host, address, priority).
+// ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
+// Returns {added, then (i, backlinks) for each URL i (from 1) still queued
+// whose links across workers were counted}.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
+local linked = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local url, host, addr = ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4]
-  local prio = tonumber(ARGV[6 + i * 4])
+  local url, host, addr = ARGV[3 + i * 5], ARGV[4 + i * 5], ARGV[5 + i * 5]
+  local prio, links = tonumber(ARGV[6 + i * 5]), tonumber(ARGV[7 + i * 5])
   local q = p .. 'q:' .. host
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
+    if links > 0 then redis.call('HSET', p .. 'links', url, links) end
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
     added = added + 1
   else
@@ -60,10 +64,15 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     if cur then
       local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
       if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
+      if links > 0 then
+        linked[#linked + 1] = i + 1
+        linked[#linked + 1] = redis.call('HINCRBY', p .. 'links', url, links)
+      end
     end
   end
 end
-return added
+table.insert(linked, 1, added)
+return linked
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan.
@@ -122,6 +131,7 @@ if not best then
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
 local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
+redis.call('HDEL', p .. 'links', top[1])
 redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
 redis.call('ZADD', p .. 'hosts', now + lease, best)
 redis.call('HSET', p .. 'inflight:' .. worker, top[1], best .. '\t' .. top[2])
@@ -268,21 +278,28 @@ Status SharedFrontier::set_budget(std::int64_t pages) {
   return r.ok() ? Status::Ok() : failed("setting the page budget", r.status());
 }
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls) {
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
   std::size_t added = 0;
   constexpr std::size_t kBatch = 256;
   for (std::size_t i = 0; i < urls.size(); i += kBatch) {
     const std::size_t n = std::min(kBatch, urls.size() - i);
     std::vector<std::string> args = {prefix(), std::to_string(n)};
+    args.reserve(2 + n * 5);
     for (std::size_t j = i; j < i + n; ++j) {
       args.push_back(urls[j].url);
       args.push_back(urls[j].host);
       args.push_back(urls[j].address);
       args.push_back(std::to_string(urls[j].priority));
+      args.push_back(std::to_string(urls[j].backlinks));
     }
     auto r = redis_->script(kAddScript, {}, args);
     if (!r.ok()) return failed("queueing URLs", r.status());
-    added += static_cast<std::size_t>(r->integer);
+    const auto& e = r->elements;
+    if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
+    added += static_cast<std::size_t>(e[0].integer);
+    if (linked)
+      for (std::size_t k = 1; k + 1 < e.size(); k += 2)
+        linked->push_back(Linked{i + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
   }
   return added;
 }

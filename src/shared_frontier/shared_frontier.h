@@ -7,6 +7,7 @@
 //   seen            SET    every URL ever queued
 //   q:HOST          ZSET   a host's queue; score = priority·2^32 + discovery order
 //   hosts           ZSET   host → the time (ms, Redis clock) it may next be fetched
+//   links           HASH   queued URL → pages linking to it, summed over workers
 //   host_addr       HASH   host → its address (hosts sharing one are paced together)
 //   addr:ADDRESS    STRING the time the address may next be fetched
 //   lease:HOST      STRING the worker that holds the host, with an expiry
@@ -52,6 +53,14 @@ struct QueuedUrl {
   std::string host;     // the politeness key (authority)
   std::string address;  // "" when unknown
   std::int64_t priority = 0;  // smaller first
+  std::uint32_t backlinks = 0;  // pages linking to it that this offer adds to the crawl's count
+};
+
+// A queued URL whose links were counted by add(): `index` in the URLs
+// given, `backlinks` its pages linking to it across all workers so far.
+struct Linked {
+  std::size_t index = 0;
+  std::int64_t backlinks = 0;
 };
 
 struct Claim {
@@ -82,10 +91,13 @@ class SharedFrontier {
   Status set_budget(std::int64_t pages);
 
   // Queues the URLs never seen before; a URL seen and still queued moves up
-  // when the new priority is better (backlinks rising). Atomic per call: a
-  // URL enters the queues at most once in the crawl's life. Returns how many
-  // were new.
-  Result<std::size_t> add(const std::vector<QueuedUrl>& urls);
+  // when the new priority is better. Each URL's `backlinks` are added to
+  // the crawl's count of its links while it is queued; with `linked`, the
+  // URLs seen before and still queued whose count rose are listed with it,
+  // so that the caller may move them up (add them again with the better
+  // priority). Atomic per call of 256 URLs: a URL enters the queues at
+  // most once in the crawl's life. Returns how many were new.
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr);
 
   // The best URL of the best ready host not leased by anyone, whose address
   // is ready too; leases the host to this worker. Atomic: no two workers

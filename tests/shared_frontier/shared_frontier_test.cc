@@ -11,6 +11,8 @@
 #include <variant>
 
 #include "redis_server.h"
+#include "crawler/frontier.h"
+#include "shared_frontier/crawl_work.h"
 #include "shared_frontier/shared_frontier.h"
 
 namespace cronista::shared_frontier {
@@ -105,6 +107,34 @@ TEST_F(SharedFrontierTest, AUrlIsQueuedOnceAndABetterPriorityMovesItUp) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, "http://a.pt/artigo/1");
   EXPECT_EQ(c->priority, 3);
+}
+
+// Through the crawler's interface: a URL linked from pages of two workers
+// counts both links, and goes before one linked once that was found first.
+TEST_F(SharedFrontierTest, BacklinksAreCountedAcrossWorkers) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  auto two = open_crawl_work(redis_.uri(), worker("w2"));
+  ASSERT_TRUE(one.ok() && two.ok());
+  const std::string first = "http://a.pt/artigo/primeiro", second = "http://a.pt/artigo/segundo";
+  // w1 finds both, linked once each; the first found goes first.
+  ASSERT_TRUE((*one)->add({{first, "a.pt", 1, 0}, {second, "a.pt", 1, 0}}).ok());
+  // w2 finds the second once more, from one of its pages: two links now.
+  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
+  // A mention that is not a link (a seed, a redirect) counts nothing.
+  ASSERT_TRUE((*two)->add({{first, "a.pt", 0, 0}}).ok());
+  auto pull = (*one)->claim();
+  ASSERT_TRUE(pull.ok());
+  ASSERT_EQ(pull->why, crawler::SharedPull::Why::kClaimed);
+  EXPECT_EQ(pull->claim.url, second);
+  EXPECT_EQ(pull->claim.priority, crawler::priority_for(2, 0));
+  // Its count left with it: offered again (claimed, seen), it is not queued again.
+  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
+  ASSERT_TRUE((*one)->release(pull->claim).ok());
+  auto next = (*two)->claim();
+  ASSERT_TRUE(next.ok());
+  ASSERT_EQ(next->why, crawler::SharedPull::Why::kClaimed);
+  EXPECT_EQ(next->claim.url, first);
+  EXPECT_EQ(next->claim.priority, crawler::priority_for(1, 0));
 }
 
 TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
