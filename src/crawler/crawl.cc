@@ -488,6 +488,9 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   h.robots_failures = 0;
   if (entry.source == RobotsSource::kUnreachable) count_error("host-unreachable");
   const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(entry.expires - wall);
+  // An answer from the host itself (not from the shared frontier) is shared.
+  if (shared_ && !r.raw_head.empty() && entry.source != RobotsSource::kUnreachable)
+    shared_->share_robots(h.authority, SharedRobots{outcome.status, r.body}, ttl);
   std::string reason = entry.reason;
   if (outcome.network_error && !r.error_message.empty()) reason += " (" + r.error_message + ")";
   hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::seconds(1)), now);
@@ -1240,6 +1243,16 @@ bool Crawl::worth_a_slot(int priority) const {
 void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   hosts_.robots_fetching(host);
   hosts_.on_dispatch(host, now);
+  if (shared_) {
+    if (auto known = shared_->robots(hosts_[host].authority)) {
+      // Fetched by a worker of the crawl: its answer, without a request.
+      FetchResponse r;
+      r.status = known->status;
+      r.body = std::move(known->body);
+      on_robots(host, r);
+      return;
+    }
+  }
   const std::uint64_t token = next_token_++;
   in_flight_[token] = InFlight{true, host, {}, -1, {}};
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});

@@ -73,6 +73,18 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   succeeded();
 }
 
+std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
+  if (failing_since_) return std::nullopt;
+  auto r = work_->robots(host);
+  if (!r.ok()) return failed(r.status()), std::nullopt;
+  return std::move(*r);
+}
+
+void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) {
+  if (failing_since_) return;
+  if (Status s = work_->share_robots(host, robots, ttl); !s.ok()) failed(s);
+}
+
 void SharedCrawl::beat() {
   const auto now = SteadyClock::now();
   if (now < next_beat_ || now < next_try_) return;

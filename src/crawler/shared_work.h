@@ -32,6 +32,13 @@ struct SharedClaim {
   std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
 };
 
+// A host's robots.txt as one worker fetched it (an HTTP response; network
+// failures are not shared), for the others to obey without a request.
+struct SharedRobots {
+  int status = 0;
+  std::string body;
+};
+
 struct SharedPull {
   enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
   SharedClaim claim;                // with kClaimed
@@ -60,6 +67,11 @@ class SharedWork {
   virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
   // The claimed URL goes back to the queues unfetched.
   virtual Status give_back(const SharedClaim& claim) = 0;
+  // The robots.txt of a host as a worker of the crawl fetched it, if it
+  // has not expired.
+  virtual Result<std::optional<SharedRobots>> robots(const std::string& host) = 0;
+  // Shares a host's robots.txt with the other workers for `ttl`.
+  virtual Status share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) = 0;
   // Keeps the hosts of `held` leased and returns the URLs of dead workers.
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
@@ -76,6 +88,10 @@ class SharedCrawl {
 
   // A URL found on a page (count_backlink) or a seed or redirect target.
   void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty);
+  // A host's robots.txt fetched by a worker of the crawl, or nullopt (none
+  // yet, expired, or the shared frontier unreachable: fetch it yourself).
+  std::optional<SharedRobots> robots(const std::string& host);
+  void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl);
   // Beats the heart when it is time (every turn of the crawl loop).
   void beat();
   // Sends what is buffered and claims up to `want` URLs,

@@ -1,6 +1,7 @@
 #include "shared_frontier/crawl_work.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <variant>
 
 #include "crawler/frontier.h"
@@ -87,6 +88,23 @@ class RedisWork : public crawler::SharedWork {
   Status complete(const crawler::SharedClaim& c, bool downloaded) override { return f_->settle(to_claim(c), !downloaded); }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
+
+  Result<std::optional<crawler::SharedRobots>> robots(const std::string& host) override {
+    auto r = f_->robots(host);
+    if (!r.ok()) return r.status();
+    std::optional<crawler::SharedRobots> out;
+    if (!*r) return out;
+    const auto nl = (*r)->find('\n');
+    if (nl == std::string::npos) return out;  // not written by put_robots: fetch it again
+    out.emplace();
+    out->status = std::atoi((*r)->substr(0, nl).c_str());
+    out->body = (*r)->substr(nl + 1);
+    return out;
+  }
+
+  Status share_robots(const std::string& host, const crawler::SharedRobots& robots, std::chrono::seconds ttl) override {
+    return f_->put_robots(host, std::to_string(robots.status) + "\n" + robots.body, ttl.count());
+  }
 
   Status heartbeat(const std::vector<crawler::SharedClaim>& held) override {
     for (const auto& c : held)

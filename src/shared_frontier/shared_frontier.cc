@@ -389,6 +389,18 @@ Result<std::vector<Claim>> SharedFrontier::own_claims() {
   return out;
 }
 
+Status SharedFrontier::put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s) {
+  auto r = redis_->command({"SET", prefix() + "robots:" + host, value, "EX", std::to_string(std::max<std::int64_t>(1, ttl_s))});
+  return r.ok() ? Status::Ok() : failed("sharing the robots.txt of " + host, r.status());
+}
+
+Result<std::optional<std::string>> SharedFrontier::robots(const std::string& host) {
+  auto r = redis_->command({"GET", prefix() + "robots:" + host});
+  if (!r.ok()) return failed("reading the robots.txt of " + host, r.status());
+  if (r->kind != RedisReply::Kind::kString) return std::optional<std::string>();
+  return std::optional<std::string>(std::move(r->str));
+}
+
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms) {
   auto r = redis_->command({"ZADD", prefix() + "due", std::to_string(due_ms), url});
   if (r.ok()) r = redis_->command({"HSET", prefix() + "due_host", url, host});

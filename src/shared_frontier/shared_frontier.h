@@ -8,6 +8,7 @@
 //   q:HOST          ZSET   a host's queue; score = priority·2^32 + discovery order
 //   hosts           ZSET   host → the time (ms, Redis clock) it may next be fetched
 //   links           HASH   queued URL → pages linking to it, summed over workers
+//   robots:HOST     STRING "STATUS\n" + the host's robots.txt, expiring with its rules
 //   host_addr       HASH   host → its address (hosts sharing one are paced together)
 //   addr:ADDRESS    STRING the time the address may next be fetched
 //   lease:HOST      STRING the worker that holds the host, with an expiry
@@ -141,6 +142,11 @@ class SharedFrontier {
   // finished before it died: those are completed, the rest given back).
   // Their priority is the queue score they had.
   Result<std::vector<Claim>> own_claims();
+
+  // A host's robots.txt as a worker fetched it ("STATUS\nBODY"), shared
+  // until `ttl_s` seconds from now; nullopt when none is stored or expired.
+  Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s);
+  Result<std::optional<std::string>> robots(const std::string& host);
 
   // A revisit: the URL joins its host's queue at the head when due.
   Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);

@@ -175,6 +175,27 @@ TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAn
               std::vector<std::string>{"frontier-empty"});
 }
 
+TEST_F(SharedCrawlWorkers, EachSitesRobotsTxtIsFetchedOnceForAllWorkersAndObeyedByAll) {
+  // The second site forbids its articles 2, 3 and 20 to 39 (prefixes).
+  web.sites[1]->page("/robots.txt", "User-agent: *\nDisallow: /artigo/2\nDisallow: /artigo/3\n");
+  const std::vector<std::string> names = {"w1", "w2", "w3"};
+  auto workers = spawn_workers(tmp, web, redis, names, "regras", 0);
+  expect_clean_exits(tmp, workers, names);
+  for (const auto& site : web.sites) {
+    const auto paths = site->server().paths();
+    EXPECT_EQ(std::count(paths.begin(), paths.end(), "/robots.txt"), 1) << site->origin();
+  }
+  // Every worker obeyed the rules it did not fetch: no forbidden article was asked for.
+  for (const auto& p : web.sites[1]->server().paths())
+    EXPECT_FALSE(p.rfind("/artigo/2", 0) == 0 || p.rfind("/artigo/3", 0) == 0) << p;
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kPages - 22));
+  std::set<std::string> fetched_by;
+  for (const auto& n : names)
+    if (count((tmp / (n + ".db")).string(), "SELECT COUNT(*) FROM history") > 0) fetched_by.insert(n);
+  EXPECT_GE(fetched_by.size(), 2u) << "the crawl was not shared";
+}
+
 TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
   const int budget = kPages - 3;
   const std::vector<std::string> names = {"w1", "w2", "w3"};
