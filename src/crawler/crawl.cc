@@ -597,7 +597,7 @@ void Crawl::on_response(FetchResponse&& r) {
     frontier_->host_changed(f.host, now);
     return;
   }
-  if (shared_) shared_->transfer_ended(e.url);
+  if (shared_) shared_->transfer_ended(e.url, r.ip);
 
   auto page = page_record(e, r);
   PageRecord& p = *page;

@@ -34,7 +34,7 @@ bool SharedCrawl::flush() {
     offers_.clear();
   }
   while (!releases_.empty()) {
-    if (Status s = work_->release(releases_.back()); !s.ok()) return failed(s), false;
+    if (Status s = work_->release(releases_.back().claim, releases_.back().address); !s.ok()) return failed(s), false;
     releases_.pop_back();
   }
   while (!completions_.empty()) {
@@ -98,10 +98,10 @@ void SharedCrawl::beat() {
   next_beat_ = now + work_->heartbeat_every();
 }
 
-void SharedCrawl::transfer_ended(const std::string& url) {
+void SharedCrawl::transfer_ended(const std::string& url, const std::string& address) {
   auto it = held_.find(url);
   if (it == held_.end() || !released_.insert(url).second) return;
-  releases_.push_back(it->second);
+  releases_.push_back(Release{it->second, address});
   // A wait for a host may end with this release: claim again at once.
   if (!failing_since_) next_try_ = SteadyClock::now();
   if (SteadyClock::now() >= next_try_ && flush()) succeeded();
@@ -110,7 +110,7 @@ void SharedCrawl::transfer_ended(const std::string& url) {
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
   auto it = held_.find(url);
   if (it == held_.end()) return;
-  if (!released_.erase(url)) releases_.push_back(it->second);
+  if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
   uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
   held_.erase(it);
   if (SteadyClock::now() >= next_try_ && flush()) succeeded();

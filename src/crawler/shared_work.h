@@ -61,7 +61,9 @@ class SharedWork {
   virtual Result<SharedPull> claim() = 0;
   // The claimed URL's transfer has ended: its host is free to the others
   // after the politeness gap; the URL stays claimed until complete().
-  virtual Status release(const SharedClaim& claim) = 0;
+  // `address`: the server's address the transfer reached ("" if none), so
+  // that hosts on one address are paced together.
+  virtual Status release(const SharedClaim& claim, const std::string& address) = 0;
   // The claimed URL is done with (stored); `downloaded` false: it gave no
   // page and its page of the budget returns.
   virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
@@ -101,7 +103,7 @@ class SharedCrawl {
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released now, politeness counting from this response, while its
   // page is analysed and stored.
-  void transfer_ended(const std::string& url);
+  void transfer_ended(const std::string& url, const std::string& address = "");
   // A claimed URL left the local frontier for good, in store job `job`: it
   // is completed once that job is committed, so that a worker killed before
   // the commit leaves it claimed (it returns to the queues) and nothing is lost.
@@ -139,7 +141,11 @@ class SharedCrawl {
   };
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
-  std::vector<SharedClaim> releases_;                       // finished, host not yet released
+  struct Release {
+    SharedClaim claim;
+    std::string address;
+  };
+  std::vector<Release> releases_;                           // finished, host not yet released
   std::optional<SharedPull::Why> last_;
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};

@@ -80,8 +80,8 @@ class RedisWork : public crawler::SharedWork {
     return pull;
   }
 
-  Status release(const crawler::SharedClaim& c) override {
-    auto r = f_->release(to_claim(c));
+  Status release(const crawler::SharedClaim& c, const std::string& address) override {
+    auto r = f_->release(to_claim(c), address);
     return r.ok() ? Status::Ok() : r.status();
   }
 

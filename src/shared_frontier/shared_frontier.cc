@@ -75,7 +75,9 @@ table.insert(linked, 1, added)
 return linked
 )lua";
 
-// ARGV: prefix, worker, lease_ms, scan.
+// ARGV: prefix, worker, lease_ms, scan, address_gap_ms. With an address
+// gap, the claimed host's address is busy until the host is released (or
+// its lease ends), so that hosts on one address are fetched one at a time.
 // Returns {'url', url, host, score, now} | {'budget'} | {'empty'} |
 // {'wait', next_ms, now}. 'empty' (no host has a queue) and 'budget' (no
 // page left) only when no worker has a URL in flight: 'wait' while any has,
@@ -132,6 +134,10 @@ if not best then
 end
 local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
 redis.call('HDEL', p .. 'links', top[1])
+if tonumber(ARGV[5]) > 0 then
+  local addr = redis.call('HGET', p .. 'host_addr', best)
+  if addr then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
+end
 redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
 redis.call('ZADD', p .. 'hosts', now + lease, best)
 redis.call('HSET', p .. 'inflight:' .. worker, top[1], best .. '\t' .. top[2])
@@ -159,16 +165,19 @@ redis.call('ZADD', p .. 'workers', now, worker)
 return now
 )lua";
 
-// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms. The host (and
-// its address) is ready again after its gaps from now and its lease is
-// released when this worker holds it; the URL stays in flight. Returns now.
+// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms, address ('' if
+// unknown). The host's address is recorded; the host (and its address)
+// is ready again after its gaps from now and its lease is released when
+// this worker holds it; the URL stays in flight. Returns now.
 constexpr const char* kRelease = R"lua(
 local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
 local now = now_ms()
+if ARGV[6] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[6]) end
 if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
 redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
 local addr = redis.call('HGET', p .. 'host_addr', host)
-if addr and tonumber(ARGV[5]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[5])) end
+local gap = tonumber(ARGV[5])
+if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
 return now
 )lua";
 
@@ -306,7 +315,8 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std:
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
   auto r = redis_->script(kClaimScript, {},
-                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan)});
+                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan),
+                           std::to_string(options_.address_gap_ms)});
   if (!r.ok()) return failed("claiming a URL", r.status());
   const auto& e = r->elements;
   if (e.empty()) return Result<std::variant<Claim, NoClaim>>::Error("claiming a URL: empty reply from Redis");
@@ -337,10 +347,10 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   return static_cast<std::int64_t>(r->integer);
 }
 
-Result<std::int64_t> SharedFrontier::release(const Claim& c) {
+Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address) {
   auto r = redis_->script(kReleaseScript, {},
                           {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
-                           std::to_string(options_.address_gap_ms)});
+                           std::to_string(options_.address_gap_ms), address});
   if (!r.ok()) return failed("releasing " + c.host, r.status());
   return static_cast<std::int64_t>(r->integer);
 }

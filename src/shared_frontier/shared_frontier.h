@@ -115,10 +115,11 @@ class SharedFrontier {
 
   // complete() in two steps, for a worker that stores a page after its
   // transfer: release() frees the host (gaps from now, lease released)
-  // as soon as the transfer has ended; settle() takes the URL out of
+  // as soon as the transfer has ended, and records the server address the
+  // transfer reached (when given) as the host's; settle() takes the URL out of
   // flight once its page is stored (until then a dead worker's URL
   // returns to the queue). Atomic each.
-  Result<std::int64_t> release(const Claim& claim);
+  Result<std::int64_t> release(const Claim& claim, const std::string& address = "");
   Status settle(const Claim& claim, bool refund);
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue

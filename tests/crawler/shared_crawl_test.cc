@@ -196,6 +196,32 @@ TEST_F(SharedCrawlWorkers, EachSitesRobotsTxtIsFetchedOnceForAllWorkersAndObeyed
   EXPECT_GE(fetched_by.size(), 2u) << "the crawl was not shared";
 }
 
+TEST_F(SharedCrawlWorkers, WithAnAddressDelayTheSitesOnOneAddressArePacedTogetherAcrossWorkers) {
+  // The three sites listen on 127.0.0.1; a site's address is known once
+  // its first page was answered (its robots.txt and first page go before).
+  constexpr int kAddressDelayMs = 60;
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    auto args = worker_args(tmp, web, redis, n, "morada", 30);
+    args.insert(args.end(), {"--address-delay-ms", std::to_string(kAddressDelayMs)});
+    workers.push_back(spawn_cronista(args, (tmp / (n + ".err")).string()));
+  }
+  expect_clean_exits(tmp, workers, names);
+  std::vector<std::chrono::steady_clock::time_point> paced;
+  for (const auto& site : web.sites) {
+    const auto log = site->server().log();
+    for (std::size_t i = 2; i < log.size(); ++i) paced.push_back(log[i].at);
+  }
+  std::sort(paced.begin(), paced.end());
+  ASSERT_GE(paced.size(), 20u);
+  milliseconds least = milliseconds::max();
+  for (std::size_t i = 1; i < paced.size(); ++i)
+    least = std::min(least, std::chrono::duration_cast<milliseconds>(paced[i] - paced[i - 1]));
+  EXPECT_GE(least, milliseconds(kAddressDelayMs));
+  EXPECT_EQ(history(tmp, names).size(), 30u);
+}
+
 TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResume) {
   const int budget = kPages - 3;
   const std::vector<std::string> names = {"w1", "w2", "w3"};
