@@ -62,20 +62,15 @@ work="$(mktemp -d /tmp/cronista-shared-bench.XXXXXX)"
 sock="$work/redis.sock"
 server_pid=""
 redis_pid=""
-stop_server() {
-  if [[ -n "$server_pid" ]]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-  fi
+stop_pid() {  # a process this script started, if any
+  [[ -n "$1" ]] || return 0
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }
 cleanup() {
-  stop_server
-  if [[ -n "$redis_pid" ]]; then
-    kill "$redis_pid" 2>/dev/null || true
-    wait "$redis_pid" 2>/dev/null || true
-  fi
-  if ((keep)); then echo "shared_crawl_bench: kept $work" >&2; else rm -rf "$work"; fi
+  stop_pid "$server_pid"
+  stop_pid "$redis_pid"
+  ((keep)) && echo "shared_crawl_bench: kept $work" >&2 || rm -rf "$work"
 }
 trap cleanup EXIT
 
@@ -140,7 +135,8 @@ for seed in $seeds; do
     rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
       "$total/$(downloads "$work/lone-$tag.db")" "$twice")")
   done
-  stop_server
+  stop_pid "$server_pid"
+  server_pid=""
 done
 
 echo
