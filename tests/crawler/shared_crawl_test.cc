@@ -254,8 +254,11 @@ TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResu
   const auto killed_at = std::chrono::steady_clock::now();
   // The sites w1 held at its death: hosts it leased and hosts of its URLs in flight.
   std::set<std::string> held;
-  if (auto r = (*conn)->command({"HVALS", "cronista:morte:inflight:" + w1}); r.ok())
+  std::size_t held_urls = 0;
+  if (auto r = (*conn)->command({"HVALS", "cronista:morte:inflight:" + w1}); r.ok()) {
     for (const auto& v : r->elements) held.insert(v.str.substr(0, v.str.find('\t')));
+    held_urls = r->elements.size();
+  }
   for (const auto& site : web.sites) {
     const std::string host = site->origin().substr(std::string("http://").size());
     auto lease = (*conn)->command({"GET", "cronista:morte:lease:" + host});
@@ -263,9 +266,21 @@ TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResu
   }
   ASSERT_FALSE(held.empty()) << "w1 held nothing when it was killed";
   // Its leases expire (1 s) and its URLs return when it is declared dead
-  // (five leases): the other two serve each of its sites again before it
-  // comes back.
+  // (five leases): before it comes back, the other two serve each of its
+  // sites again, or spend the budget without it (they end at max-pages
+  // only once no worker holds a URL: its URLs were taken back).
   const auto takeover_deadline = killed_at + std::chrono::seconds(30);
+  auto others_finished = [&] {
+    for (const std::string n : {"w2", "w3"}) {
+      try {
+        if (count((tmp / (n + ".db")).string(), "SELECT COUNT(*) FROM runs WHERE end_reason = 'max-pages'") < 1)
+          return false;
+      } catch (const std::exception&) {  // being written
+        return false;
+      }
+    }
+    return true;
+  };
   auto held_sites_served_since_kill = [&] {
     for (const auto& site : web.sites) {
       if (!held.count(site->origin().substr(std::string("http://").size()))) continue;
@@ -274,9 +289,9 @@ TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResu
     }
     return true;
   };
-  while (!held_sites_served_since_kill() && std::chrono::steady_clock::now() < takeover_deadline)
+  while (!held_sites_served_since_kill() && !others_finished() && std::chrono::steady_clock::now() < takeover_deadline)
     std::this_thread::sleep_for(milliseconds(20));
-  EXPECT_TRUE(held_sites_served_since_kill()) << "the others did not take the dead worker's hosts";
+  EXPECT_TRUE(held_sites_served_since_kill() || others_finished()) << "the others did not take the dead worker's hosts";
   // It rejoins under its own name (its --db) while the others still crawl.
   args[0].push_back("--resume");
   workers[0] = spawn_cronista(args[0], (tmp / "w1-again.err").string());
@@ -285,9 +300,13 @@ TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResu
 
   // Nothing lost: the budget is spent on distinct pages. Downloaded twice:
   // only what w1 held at the kill (at most --connections claims), which
-  // went back to the queues with their pages of the budget.
+  // went back to the queues with their pages of the budget. A page w1 had
+  // stored but not yet reported as done returned too: unless another worker
+  // fetched it again, it is a page beyond the budget.
   const auto all = history(tmp, names);
-  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), static_cast<std::size_t>(budget));
+  const std::size_t distinct = std::set<std::string>(all.begin(), all.end()).size();
+  EXPECT_GE(distinct, static_cast<std::size_t>(budget));
+  EXPECT_LE(distinct, static_cast<std::size_t>(budget) + held_urls);
   EXPECT_LE(all.size(), static_cast<std::size_t>(budget + 4));
   int repeats = 0;
   for (const auto& [url, n] : requests(web)) repeats += n - 1;
