@@ -1,5 +1,5 @@
 // Redis memory of a shared frontier: queues N URLs (default 1,000,000) over
-// H hosts (default 5,000) through the crawl's own add script, in batches as
+// H hosts (default 5,000), each found as one link, through the crawl's own add script, in batches as
 // a worker sends them, under a crawl id of its own, and prints Redis's
 // used_memory before and after (INFO memory), the bytes per URL and per
 // million URLs, and the rate of the adds; then claims and completes a
@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
     u.url = "https://" + u.host + "/" + sections[rng() % 6] + "/" + std::to_string(1939 + rng() % 7) + "/n" +
             std::to_string(i) + ".html";
     u.priority = static_cast<std::int64_t>(rng() % 64);
+    u.backlinks = 1;  // found as a link on a page, as a crawl's URLs are (its count is kept while queued)
     chars += static_cast<long long>(u.url.size());
     batch.push_back(std::move(u));
     if (batch.size() == 256 || i + 1 == urls) {

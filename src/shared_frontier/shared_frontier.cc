@@ -43,7 +43,8 @@ end
 
 // ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
 // Returns {added, then (i, backlinks) for each URL i (from 1) still queued
-// whose links across workers were counted}.
+// whose links across workers were counted}. A queued URL absent from
+// 'links' has one link (most have), so that only the others cost memory.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
@@ -56,7 +57,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
-    if links > 0 then redis.call('HSET', p .. 'links', url, links) end
+    if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
     added = added + 1
   else
@@ -65,8 +66,14 @@ for i = 0, tonumber(ARGV[2]) - 1 do
       local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
       if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
       if links > 0 then
+        local total = links + 1
+        if redis.call('HEXISTS', p .. 'links', url) == 1 then
+          total = redis.call('HINCRBY', p .. 'links', url, links)
+        else
+          redis.call('HSET', p .. 'links', url, total)
+        end
         linked[#linked + 1] = i + 1
-        linked[#linked + 1] = redis.call('HINCRBY', p .. 'links', url, links)
+        linked[#linked + 1] = total
       end
     end
   end

@@ -7,7 +7,7 @@
 //   seen            SET    every URL ever queued
 //   q:HOST          ZSET   a host's queue; score = priority·2^32 + discovery order
 //   hosts           ZSET   host → the time (ms, Redis clock) it may next be fetched
-//   links           HASH   queued URL → pages linking to it, summed over workers
+//   links           HASH   queued URL → pages linking to it, summed over workers (absent: 1)
 //   robots:HOST     STRING "STATUS\n" + the host's robots.txt, expiring with its rules
 //   host_addr       HASH   host → its address (hosts sharing one are paced together)
 //   addr:ADDRESS    STRING the time the address may next be fetched
