@@ -53,7 +53,7 @@ struct CrawlArgs {
   double fetch_rate = 0;
   // One crawl, many workers.
   std::string frontier, crawl_id, worker_id;
-  int lease_ms = 30000, frontier_patience = 30;
+  int lease_ms = 30000, frontier_patience = 30, address_delay_ms = 0;
   crawler::CrawlOptions o;
 };
 
@@ -127,6 +127,10 @@ void configure(CLI::App& app, CrawlArgs& a) {
                  "with --frontier: how long a worker holds a host without renewing it; a worker silent five "
                  "times as long is dead and its URLs return")
       ->check(positive());
+  app.add_option("--address-delay-ms", a.address_delay_ms,
+                 "with --frontier: the least gap between requests to one server address, over all its hosts and "
+                 "workers (0: none; hosts are paced by --delay-ms alone)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--frontier-patience", a.frontier_patience,
                  "with --frontier: seconds the workers pause and retry while Redis does not answer, then stop")
       ->check(positive());
@@ -521,6 +525,7 @@ int cmd_crawl(int argc, char** argv) {
     // worker's heartbeat well beyond one lease).
     so.dead_after_ms = 5 * a.lease_ms;
     so.host_gap_ms = a.delay_ms;
+    so.address_gap_ms = a.address_delay_ms;
     auto work = shared_frontier::open_crawl_work(a.frontier, so);
     if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());
     o.shared = std::move(*work);
@@ -553,6 +558,14 @@ int cmd_crawl(int argc, char** argv) {
     return fail("crawl", "the shared frontier " + a.frontier + " did not answer for " +
                              std::to_string(a.frontier_patience) + " s; what was fetched is kept; to continue: " +
                              resume_command);
+  if (outcome->pages == 0 && !a.frontier.empty() &&
+      (summary->end_reason == "max-pages" || summary->end_reason == "frontier-empty")) {
+    // A worker that joined a shared crawl whose work the others had done.
+    if (nothing_kept) remove_created(files);
+    std::fprintf(stderr, "cronista crawl: crawl '%s' ended (%s) with nothing left for this worker to download%s\n",
+                 a.crawl_id.c_str(), summary->end_reason.c_str(), nothing_kept ? "; nothing was kept" : "");
+    return kExitOk;
+  }
   if (outcome->pages == 0) {
     if (nothing_kept) remove_created(files);
     std::string why;

@@ -505,6 +505,9 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   h.robots_failures = 0;
   if (entry.source == RobotsSource::kUnreachable) count_error("host-unreachable");
   const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(entry.expires - wall);
+  // An answer from the host itself (not from the shared frontier) is shared.
+  if (shared_ && !r.raw_head.empty() && entry.source != RobotsSource::kUnreachable)
+    shared_->share_robots(h.authority, SharedRobots{outcome.status, r.body}, ttl);
   std::string reason = entry.reason;
   if (outcome.network_error && !r.error_message.empty()) reason += " (" + r.error_message + ")";
   hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::seconds(1)), now);
@@ -611,6 +614,7 @@ void Crawl::on_response(FetchResponse&& r) {
     frontier_->host_changed(f.host, now);
     return;
   }
+  if (shared_) shared_->transfer_ended(e.url, r.ip);
 
   auto page = page_record(e, r);
   PageRecord& p = *page;
@@ -1330,6 +1334,16 @@ bool Crawl::worth_a_slot(int priority) const {
 void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   hosts_.robots_fetching(host);
   hosts_.on_dispatch(host, now);
+  if (shared_) {
+    if (auto known = shared_->robots(hosts_[host].authority)) {
+      // Fetched by a worker of the crawl: its answer, without a request.
+      FetchResponse r;
+      r.status = known->status;
+      r.body = std::move(known->body);
+      on_robots(host, r);
+      return;
+    }
+  }
   const std::uint64_t token = next_token_++;
   in_flight_[token] = InFlight{true, host, {}, -1, {}};
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
@@ -1523,6 +1537,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
       next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
     }
+    if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);

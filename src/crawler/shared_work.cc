@@ -1,8 +1,8 @@
 #include "crawler/shared_work.h"
 
+#include <algorithm>
 #include <cstdio>
 
-#include "crawler/frontier.h"
 
 namespace cronista::crawler {
 
@@ -14,9 +14,7 @@ constexpr auto kRetryEvery = std::chrono::milliseconds(500);
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
                         std::uint8_t penalty) {
-  std::uint32_t& n = backlinks_[url];
-  if (count_backlink) ++n;
-  offers_.push_back(SharedUrl{url, host, priority_for(n, penalty)});
+  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty});
 }
 
 void SharedCrawl::failed(const Status& s) {
@@ -36,7 +34,7 @@ bool SharedCrawl::flush() {
     offers_.clear();
   }
   while (!releases_.empty()) {
-    if (Status s = work_->release(releases_.back()); !s.ok()) return failed(s), false;
+    if (Status s = work_->release(releases_.back().claim, releases_.back().address); !s.ok()) return failed(s), false;
     releases_.pop_back();
   }
   while (!completions_.empty()) {
@@ -51,13 +49,17 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   const auto now = SteadyClock::now();
   if (now < next_try_) return;
   if (!flush()) return;
-  while (held_.size() < want) {
+  while (fetching() < want) {
     auto pull = work_->claim();
     if (!pull.ok()) return failed(pull.status());
     last_ = pull->why;
     if (pull->why != SharedPull::Why::kClaimed) {
-      // Nothing to take: ask again a little later rather than at every turn.
-      next_try_ = now + std::chrono::milliseconds(20);
+      // Nothing to take: ask again when the earliest host may be ready (a
+      // leased host's time is its lease's end, so at least every 50 ms: a
+      // release comes earlier), or a little later when the queues are empty.
+      next_try_ = now + (pull->why == SharedPull::Why::kWait
+                             ? std::clamp(pull->wait, std::chrono::milliseconds(1), std::chrono::milliseconds(50))
+                             : std::chrono::milliseconds(20));
       break;
     }
     held_.emplace(pull->claim.url, pull->claim);
@@ -71,6 +73,18 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   succeeded();
 }
 
+std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
+  if (failing_since_) return std::nullopt;
+  auto r = work_->robots(host);
+  if (!r.ok()) return failed(r.status()), std::nullopt;
+  return std::move(*r);
+}
+
+void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) {
+  if (failing_since_) return;
+  if (Status s = work_->share_robots(host, robots, ttl); !s.ok()) failed(s);
+}
+
 void SharedCrawl::beat() {
   const auto now = SteadyClock::now();
   if (now < next_beat_ || now < next_try_) return;
@@ -78,15 +92,25 @@ void SharedCrawl::beat() {
   // (the heartbeat keeps their URLs this worker's until they are stored).
   std::vector<SharedClaim> claims;
   claims.reserve(held() + completions_.size());
-  for (const auto& [url, c] : held_) claims.push_back(c);
+  for (const auto& [url, c] : held_)
+    if (!released_.count(url)) claims.push_back(c);
   if (Status s = work_->heartbeat(claims); !s.ok()) return failed(s);
   next_beat_ = now + work_->heartbeat_every();
+}
+
+void SharedCrawl::transfer_ended(const std::string& url, const std::string& address) {
+  auto it = held_.find(url);
+  if (it == held_.end() || !released_.insert(url).second) return;
+  releases_.push_back(Release{it->second, address});
+  // A wait for a host may end with this release: claim again at once.
+  if (!failing_since_) next_try_ = SteadyClock::now();
+  if (SteadyClock::now() >= next_try_ && flush()) succeeded();
 }
 
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
   auto it = held_.find(url);
   if (it == held_.end()) return;
-  releases_.push_back(it->second);
+  if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
   uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
   held_.erase(it);
   if (SteadyClock::now() >= next_try_ && flush()) succeeded();
@@ -121,6 +145,7 @@ std::size_t SharedCrawl::stop() {
       ++it;
       continue;
     }
+    released_.erase(it->first);
     it = held_.erase(it);
   }
   flush();

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "temporal/status.h"
@@ -22,7 +23,8 @@ namespace cronista::crawler {
 struct SharedUrl {
   std::string url;   // canonical
   std::string host;  // its authority (the politeness key)
-  int priority = 0;  // smaller first (frontier.h: priority_for)
+  std::uint32_t backlinks = 0;  // pages linking to it that this offer adds (0 or 1: a page counts once)
+  std::uint8_t penalty = 0;     // of the link's context (frontier.h: priority_for)
 };
 
 struct SharedClaim {
@@ -30,9 +32,17 @@ struct SharedClaim {
   std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
 };
 
+// A host's robots.txt as one worker fetched it (an HTTP response; network
+// failures are not shared), for the others to obey without a request.
+struct SharedRobots {
+  int status = 0;
+  std::string body;
+};
+
 struct SharedPull {
   enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
-  SharedClaim claim;  // with kClaimed
+  SharedClaim claim;                // with kClaimed
+  std::chrono::milliseconds wait{};  // with kWait: until the earliest host may be ready
 };
 
 class SharedWork {
@@ -45,18 +55,25 @@ class SharedWork {
   virtual Status join(std::int64_t max_pages,
                       const std::function<std::optional<bool>(const std::string& url)>& finished_here) = 0;
   // Queues the URLs never seen by the crawl; a queued one moves up to a
-  // better priority.
+  // better priority: its backlinks are counted over all workers.
   virtual Status add(const std::vector<SharedUrl>& urls) = 0;
   // The best URL of a host no other worker holds and politeness allows now.
   virtual Result<SharedPull> claim() = 0;
   // The claimed URL's transfer has ended: its host is free to the others
   // after the politeness gap; the URL stays claimed until complete().
-  virtual Status release(const SharedClaim& claim) = 0;
+  // `address`: the server's address the transfer reached ("" if none), so
+  // that hosts on one address are paced together.
+  virtual Status release(const SharedClaim& claim, const std::string& address) = 0;
   // The claimed URL is done with (stored); `downloaded` false: it gave no
   // page and its page of the budget returns.
   virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
   // The claimed URL goes back to the queues unfetched.
   virtual Status give_back(const SharedClaim& claim) = 0;
+  // The robots.txt of a host as a worker of the crawl fetched it, if it
+  // has not expired.
+  virtual Result<std::optional<SharedRobots>> robots(const std::string& host) = 0;
+  // Shares a host's robots.txt with the other workers for `ttl`.
+  virtual Status share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) = 0;
   // Keeps the hosts of `held` leased and returns the URLs of dead workers.
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
@@ -73,12 +90,20 @@ class SharedCrawl {
 
   // A URL found on a page (count_backlink) or a seed or redirect target.
   void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty);
+  // A host's robots.txt fetched by a worker of the crawl, or nullopt (none
+  // yet, expired, or the shared frontier unreachable: fetch it yourself).
+  std::optional<SharedRobots> robots(const std::string& host);
+  void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl);
   // Beats the heart when it is time (every turn of the crawl loop).
   void beat();
   // Sends what is buffered and claims up to `want` URLs,
   // handing each to `accept` (false: the worker has it already; it is
   // completed at once).
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
+  // The transfer of a claimed URL has ended (not to be retried): its host
+  // is released now, politeness counting from this response, while its
+  // page is analysed and stored.
+  void transfer_ended(const std::string& url, const std::string& address = "");
   // A claimed URL left the local frontier for good, in store job `job`: it
   // is completed once that job is committed, so that a worker killed before
   // the commit leaves it claimed (it returns to the queues) and nothing is lost.
@@ -95,7 +120,9 @@ class SharedCrawl {
   // Claims not yet completed (the local frontier's share of the crawl),
   // and those of them still being fetched or analysed.
   std::size_t held() const { return held_.size() + uncommitted_.size(); }
-  std::size_t fetching() const { return held_.size(); }
+  std::size_t fetching() const { return held_.size() - released_.size(); }
+  // When pump() asks the shared frontier again (after a wait or a failure).
+  std::chrono::steady_clock::time_point next_try() const { return next_try_; }
 
  private:
   bool flush();
@@ -105,8 +132,8 @@ class SharedCrawl {
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
-  std::unordered_map<std::string, std::uint32_t> backlinks_;  // URL → pages of this worker linking to it
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
+  std::unordered_set<std::string> released_;                  // of held_, their host released
   struct Finished {
     SharedClaim claim;
     bool downloaded = false;
@@ -114,7 +141,11 @@ class SharedCrawl {
   };
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
-  std::vector<SharedClaim> releases_;                       // finished, host not yet released
+  struct Release {
+    SharedClaim claim;
+    std::string address;
+  };
+  std::vector<Release> releases_;                           // finished, host not yet released
   std::optional<SharedPull::Why> last_;
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};

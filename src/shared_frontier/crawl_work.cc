@@ -1,7 +1,10 @@
 #include "shared_frontier/crawl_work.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <variant>
+
+#include "crawler/frontier.h"
 
 namespace cronista::shared_frontier {
 namespace {
@@ -38,9 +41,23 @@ class RedisWork : public crawler::SharedWork {
   Status add(const std::vector<crawler::SharedUrl>& urls) override {
     std::vector<QueuedUrl> q;
     q.reserve(urls.size());
-    for (const auto& u : urls) q.push_back(QueuedUrl{u.url, u.host, "", u.priority});
-    auto r = f_->add(q);
-    return r.ok() ? Status::Ok() : r.status();
+    for (const auto& u : urls)
+      q.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
+    std::vector<Linked> linked;
+    auto r = f_->add(q, &linked);
+    if (!r.ok()) return r.status();
+    // Queued URLs whose links, counted over all workers, rose: each moves
+    // up to the priority of its count (seen, so only moved, never queued again).
+    std::vector<QueuedUrl> up;
+    for (const Linked& l : linked) {
+      QueuedUrl u = q[l.index];
+      u.priority = crawler::priority_for(static_cast<std::uint32_t>(l.backlinks), urls[l.index].penalty);
+      u.backlinks = 0;
+      if (u.priority < q[l.index].priority) up.push_back(std::move(u));
+    }
+    if (up.empty()) return Status::Ok();
+    auto moved = f_->add(up);
+    return moved.ok() ? Status::Ok() : moved.status();
   }
 
   Result<crawler::SharedPull> claim() override {
@@ -55,19 +72,39 @@ class RedisWork : public crawler::SharedWork {
     switch (std::get<NoClaim>(*r).why) {
       case NoClaim::Why::kBudgetSpent: pull.why = crawler::SharedPull::Why::kBudgetSpent; break;
       case NoClaim::Why::kEmpty: pull.why = crawler::SharedPull::Why::kEmpty; break;
-      case NoClaim::Why::kWait: pull.why = crawler::SharedPull::Why::kWait; break;
+      case NoClaim::Why::kWait:
+        pull.why = crawler::SharedPull::Why::kWait;
+        pull.wait = std::chrono::milliseconds(std::get<NoClaim>(*r).next_ready_ms - std::get<NoClaim>(*r).now_ms);
+        break;
     }
     return pull;
   }
 
-  Status release(const crawler::SharedClaim& c) override {
-    auto r = f_->release(to_claim(c));
+  Status release(const crawler::SharedClaim& c, const std::string& address) override {
+    auto r = f_->release(to_claim(c), address);
     return r.ok() ? Status::Ok() : r.status();
   }
 
   Status complete(const crawler::SharedClaim& c, bool downloaded) override { return f_->settle(to_claim(c), !downloaded); }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
+
+  Result<std::optional<crawler::SharedRobots>> robots(const std::string& host) override {
+    auto r = f_->robots(host);
+    if (!r.ok()) return r.status();
+    std::optional<crawler::SharedRobots> out;
+    if (!*r) return out;
+    const auto nl = (*r)->find('\n');
+    if (nl == std::string::npos) return out;  // not written by put_robots: fetch it again
+    out.emplace();
+    out->status = std::atoi((*r)->substr(0, nl).c_str());
+    out->body = (*r)->substr(nl + 1);
+    return out;
+  }
+
+  Status share_robots(const std::string& host, const crawler::SharedRobots& robots, std::chrono::seconds ttl) override {
+    return f_->put_robots(host, std::to_string(robots.status) + "\n" + robots.body, ttl.count());
+  }
 
   Status heartbeat(const std::vector<crawler::SharedClaim>& held) override {
     for (const auto& c : held)

@@ -17,6 +17,16 @@ local function now_ms()
 end
 )lua";
 
+// Whether any worker of the crawl, alive or not yet reaped, has a URL in flight.
+constexpr const char* kAnyInflight = R"lua(
+local function any_inflight(p)
+  for _, w in ipairs(redis.call('ZRANGE', p .. 'workers', 0, -1)) do
+    if redis.call('EXISTS', p .. 'inflight:' .. w) == 1 then return true end
+  end
+  return false
+end
+)lua";
+
 // Returns a worker's in-flight URL to its host's queue with its score, and
 // the page to the budget. `v` is the in-flight value "HOST\tSCORE".
 constexpr const char* kRequeue = R"lua(
@@ -31,18 +41,23 @@ local function requeue(p, worker, url, v)
 end
 )lua";
 
-// ARGV: prefix, n, then n × (url, host, address, priority).
+// ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
+// Returns {added, then (i, backlinks) for each URL i (from 1) still queued
+// whose links across workers were counted}. A queued URL absent from
+// 'links' has one link (most have), so that only the others cost memory.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
+local linked = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local url, host, addr = ARGV[3 + i * 4], ARGV[4 + i * 4], ARGV[5 + i * 4]
-  local prio = tonumber(ARGV[6 + i * 4])
+  local url, host, addr = ARGV[3 + i * 5], ARGV[4 + i * 5], ARGV[5 + i * 5]
+  local prio, links = tonumber(ARGV[6 + i * 5]), tonumber(ARGV[7 + i * 5])
   local q = p .. 'q:' .. host
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
+    if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
     added = added + 1
   else
@@ -50,14 +65,30 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     if cur then
       local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
       if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
+      if links > 0 then
+        local total = links + 1
+        if redis.call('HEXISTS', p .. 'links', url) == 1 then
+          total = redis.call('HINCRBY', p .. 'links', url, links)
+        else
+          redis.call('HSET', p .. 'links', url, total)
+        end
+        linked[#linked + 1] = i + 1
+        linked[#linked + 1] = total
+      end
     end
   end
 end
-return added
+table.insert(linked, 1, added)
+return linked
 )lua";
 
-// ARGV: prefix, worker, lease_ms, scan.
-// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} | {'wait', next_ms}.
+// ARGV: prefix, worker, lease_ms, scan, address_gap_ms. With an address
+// gap, the claimed host's address is busy until the host is released (or
+// its lease ends), so that hosts on one address are fetched one at a time.
+// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} |
+// {'wait', next_ms, now}. 'empty' (no host has a queue) and 'budget' (no
+// page left) only when no worker has a URL in flight: 'wait' while any has,
+// since its page may still bring links or give its page of the budget back.
 constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -73,7 +104,12 @@ for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT
   end
 end
 local budget = redis.call('GET', p .. 'budget')
-if budget and tonumber(budget) <= 0 then return {'budget'} end
+if budget and tonumber(budget) <= 0 then
+  -- Spent, unless a claim in flight may still give its page back (an
+  -- error, a redirect, or a dead worker's URL returning when it is reaped).
+  if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
+  return {'budget'}
+end
 local best, best_score = nil, nil
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
   if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
@@ -95,10 +131,20 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
 end
 if not best then
   local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
-  if #first == 0 then return {'empty'} end
-  return {'wait', tostring(math.max(tonumber(first[2]), now + 1))}
+  if #first == 0 then
+    -- A URL in flight anywhere may still bring links (its host was
+    -- released when its transfer ended, before its analysis): not empty yet.
+    if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
+    return {'empty'}
+  end
+  return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
 local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
+redis.call('HDEL', p .. 'links', top[1])
+if tonumber(ARGV[5]) > 0 then
+  local addr = redis.call('HGET', p .. 'host_addr', best)
+  if addr then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
+end
 redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
 redis.call('ZADD', p .. 'hosts', now + lease, best)
 redis.call('HSET', p .. 'inflight:' .. worker, top[1], best .. '\t' .. top[2])
@@ -126,16 +172,19 @@ redis.call('ZADD', p .. 'workers', now, worker)
 return now
 )lua";
 
-// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms. The host (and
-// its address) is ready again after its gaps from now and its lease is
-// released when this worker holds it; the URL stays in flight. Returns now.
+// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms, address ('' if
+// unknown). The host's address is recorded; the host (and its address)
+// is ready again after its gaps from now and its lease is released when
+// this worker holds it; the URL stays in flight. Returns now.
 constexpr const char* kRelease = R"lua(
 local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
 local now = now_ms()
+if ARGV[6] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[6]) end
 if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
 redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
 local addr = redis.call('HGET', p .. 'host_addr', host)
-if addr and tonumber(ARGV[5]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[5])) end
+local gap = tonumber(ARGV[5])
+if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
 return now
 )lua";
 
@@ -193,13 +242,24 @@ end
 return n
 )lua";
 
+// ARGV: prefix, worker, host, lease_ms. Extends the lease on the host only
+// when this worker holds it (one released meanwhile may be another's now).
+// Returns whether it did.
+constexpr const char* kRenew = R"lua(
+local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('GET', p .. 'lease:' .. host) ~= worker then return 0 end
+redis.call('PEXPIRE', p .. 'lease:' .. host, tonumber(ARGV[4]))
+return 1
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = kAdd;
-const std::string kClaimScript = std::string(kNow) + kClaim;
+const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kComplete;
 const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
 const std::string kReleaseScript = std::string(kNow) + kRelease;
 const std::string kSettleScript = kSettle;
+const std::string kRenewScript = kRenew;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -234,28 +294,36 @@ Status SharedFrontier::set_budget(std::int64_t pages) {
   return r.ok() ? Status::Ok() : failed("setting the page budget", r.status());
 }
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls) {
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
   std::size_t added = 0;
   constexpr std::size_t kBatch = 256;
   for (std::size_t i = 0; i < urls.size(); i += kBatch) {
     const std::size_t n = std::min(kBatch, urls.size() - i);
     std::vector<std::string> args = {prefix(), std::to_string(n)};
+    args.reserve(2 + n * 5);
     for (std::size_t j = i; j < i + n; ++j) {
       args.push_back(urls[j].url);
       args.push_back(urls[j].host);
       args.push_back(urls[j].address);
       args.push_back(std::to_string(urls[j].priority));
+      args.push_back(std::to_string(urls[j].backlinks));
     }
     auto r = redis_->script(kAddScript, {}, args);
     if (!r.ok()) return failed("queueing URLs", r.status());
-    added += static_cast<std::size_t>(r->integer);
+    const auto& e = r->elements;
+    if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
+    added += static_cast<std::size_t>(e[0].integer);
+    if (linked)
+      for (std::size_t k = 1; k + 1 < e.size(); k += 2)
+        linked->push_back(Linked{i + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
   }
   return added;
 }
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
   auto r = redis_->script(kClaimScript, {},
-                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan)});
+                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan),
+                           std::to_string(options_.address_gap_ms)});
   if (!r.ok()) return failed("claiming a URL", r.status());
   const auto& e = r->elements;
   if (e.empty()) return Result<std::variant<Claim, NoClaim>>::Error("claiming a URL: empty reply from Redis");
@@ -270,7 +338,11 @@ Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
     return std::variant<Claim, NoClaim>(c);
   }
   if (e[0].str == "budget") none.why = NoClaim::Why::kBudgetSpent;
-  else if (e[0].str == "wait" && e.size() >= 2) none.why = NoClaim::Why::kWait, none.next_ready_ms = std::stoll(e[1].str);
+  else if (e[0].str == "wait" && e.size() >= 3) {
+    none.why = NoClaim::Why::kWait;
+    none.next_ready_ms = std::stoll(e[1].str);
+    none.now_ms = std::stoll(e[2].str);
+  }
   return std::variant<Claim, NoClaim>(none);
 }
 
@@ -282,10 +354,10 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   return static_cast<std::int64_t>(r->integer);
 }
 
-Result<std::int64_t> SharedFrontier::release(const Claim& c) {
+Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address) {
   auto r = redis_->script(kReleaseScript, {},
                           {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
-                           std::to_string(options_.address_gap_ms)});
+                           std::to_string(options_.address_gap_ms), address});
   if (!r.ok()) return failed("releasing " + c.host, r.status());
   return static_cast<std::int64_t>(r->integer);
 }
@@ -301,8 +373,7 @@ Status SharedFrontier::give_back(const Claim& c) {
 }
 
 Status SharedFrontier::renew(const Claim& c) {
-  auto r = redis_->command({"SET", prefix() + "lease:" + c.host, options_.worker_id, "PX",
-                            std::to_string(options_.lease_ms), "XX"});
+  auto r = redis_->script(kRenewScript, {}, {prefix(), options_.worker_id, c.host, std::to_string(options_.lease_ms)});
   return r.ok() ? Status::Ok() : failed("renewing the lease on " + c.host, r.status());
 }
 
@@ -333,6 +404,18 @@ Result<std::vector<Claim>> SharedFrontier::own_claims() {
     out.push_back(std::move(c));
   }
   return out;
+}
+
+Status SharedFrontier::put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s) {
+  auto r = redis_->command({"SET", prefix() + "robots:" + host, value, "EX", std::to_string(std::max<std::int64_t>(1, ttl_s))});
+  return r.ok() ? Status::Ok() : failed("sharing the robots.txt of " + host, r.status());
+}
+
+Result<std::optional<std::string>> SharedFrontier::robots(const std::string& host) {
+  auto r = redis_->command({"GET", prefix() + "robots:" + host});
+  if (!r.ok()) return failed("reading the robots.txt of " + host, r.status());
+  if (r->kind != RedisReply::Kind::kString) return std::optional<std::string>();
+  return std::optional<std::string>(std::move(r->str));
 }
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms) {

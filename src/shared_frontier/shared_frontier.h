@@ -7,6 +7,8 @@
 //   seen            SET    every URL ever queued
 //   q:HOST          ZSET   a host's queue; score = priority·2^32 + discovery order
 //   hosts           ZSET   host → the time (ms, Redis clock) it may next be fetched
+//   links           HASH   queued URL → pages linking to it, summed over workers (absent: 1)
+//   robots:HOST     STRING "STATUS\n" + the host's robots.txt, expiring with its rules
 //   host_addr       HASH   host → its address (hosts sharing one are paced together)
 //   addr:ADDRESS    STRING the time the address may next be fetched
 //   lease:HOST      STRING the worker that holds the host, with an expiry
@@ -52,6 +54,14 @@ struct QueuedUrl {
   std::string host;     // the politeness key (authority)
   std::string address;  // "" when unknown
   std::int64_t priority = 0;  // smaller first
+  std::uint32_t backlinks = 0;  // pages linking to it that this offer adds to the crawl's count
+};
+
+// A queued URL whose links were counted by add(): `index` in the URLs
+// given, `backlinks` its pages linking to it across all workers so far.
+struct Linked {
+  std::size_t index = 0;
+  std::int64_t backlinks = 0;
 };
 
 struct Claim {
@@ -64,6 +74,7 @@ struct Claim {
 struct NoClaim {
   enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
   std::int64_t next_ready_ms = 0;  // with kWait: when the earliest host becomes ready
+  std::int64_t now_ms = 0;         // with kWait: the server's clock when it said so
 };
 
 struct FrontierCounts {
@@ -81,10 +92,13 @@ class SharedFrontier {
   Status set_budget(std::int64_t pages);
 
   // Queues the URLs never seen before; a URL seen and still queued moves up
-  // when the new priority is better (backlinks rising). Atomic per call: a
-  // URL enters the queues at most once in the crawl's life. Returns how many
-  // were new.
-  Result<std::size_t> add(const std::vector<QueuedUrl>& urls);
+  // when the new priority is better. Each URL's `backlinks` are added to
+  // the crawl's count of its links while it is queued; with `linked`, the
+  // URLs seen before and still queued whose count rose are listed with it,
+  // so that the caller may move them up (add them again with the better
+  // priority). Atomic per call of 256 URLs: a URL enters the queues at
+  // most once in the crawl's life. Returns how many were new.
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr);
 
   // The best URL of the best ready host not leased by anyone, whose address
   // is ready too; leases the host to this worker. Atomic: no two workers
@@ -101,17 +115,19 @@ class SharedFrontier {
 
   // complete() in two steps, for a worker that stores a page after its
   // transfer: release() frees the host (gaps from now, lease released)
-  // as soon as the transfer has ended; settle() takes the URL out of
+  // as soon as the transfer has ended, and records the server address the
+  // transfer reached (when given) as the host's; settle() takes the URL out of
   // flight once its page is stored (until then a dead worker's URL
   // returns to the queue). Atomic each.
-  Result<std::int64_t> release(const Claim& claim);
+  Result<std::int64_t> release(const Claim& claim, const std::string& address = "");
   Status settle(const Claim& claim, bool refund);
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
   // with its priority and the budget gets its page back.
   Status give_back(const Claim& claim);
 
-  // Keeps the lease on a host during a long transfer.
+  // Keeps the lease on a host during a long transfer. Atomic: a lease
+  // another worker holds now is left alone.
   Status renew(const Claim& claim);
 
   // Heartbeat; and returns to the queues the in-flight URLs of workers
@@ -127,6 +143,11 @@ class SharedFrontier {
   // finished before it died: those are completed, the rest given back).
   // Their priority is the queue score they had.
   Result<std::vector<Claim>> own_claims();
+
+  // A host's robots.txt as a worker fetched it ("STATUS\nBODY"), shared
+  // until `ttl_s` seconds from now; nullopt when none is stored or expired.
+  Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s);
+  Result<std::optional<std::string>> robots(const std::string& host);
 
   // A revisit: the URL joins its host's queue at the head when due.
   Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);

@@ -11,6 +11,8 @@
 #include <variant>
 
 #include "redis_server.h"
+#include "crawler/frontier.h"
+#include "shared_frontier/crawl_work.h"
 #include "shared_frontier/shared_frontier.h"
 
 namespace cronista::shared_frontier {
@@ -107,6 +109,34 @@ TEST_F(SharedFrontierTest, AUrlIsQueuedOnceAndABetterPriorityMovesItUp) {
   EXPECT_EQ(c->priority, 3);
 }
 
+// Through the crawler's interface: a URL linked from pages of two workers
+// counts both links, and goes before one linked once that was found first.
+TEST_F(SharedFrontierTest, BacklinksAreCountedAcrossWorkers) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  auto two = open_crawl_work(redis_.uri(), worker("w2"));
+  ASSERT_TRUE(one.ok() && two.ok());
+  const std::string first = "http://a.pt/artigo/primeiro", second = "http://a.pt/artigo/segundo";
+  // w1 finds both, linked once each; the first found goes first.
+  ASSERT_TRUE((*one)->add({{first, "a.pt", 1, 0}, {second, "a.pt", 1, 0}}).ok());
+  // w2 finds the second once more, from one of its pages: two links now.
+  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
+  // A mention that is not a link (a seed, a redirect) counts nothing.
+  ASSERT_TRUE((*two)->add({{first, "a.pt", 0, 0}}).ok());
+  auto pull = (*one)->claim();
+  ASSERT_TRUE(pull.ok());
+  ASSERT_EQ(pull->why, crawler::SharedPull::Why::kClaimed);
+  EXPECT_EQ(pull->claim.url, second);
+  EXPECT_EQ(pull->claim.priority, crawler::priority_for(2, 0));
+  // Its count left with it: offered again (claimed, seen), it is not queued again.
+  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
+  ASSERT_TRUE((*one)->release(pull->claim, "").ok());
+  auto next = (*two)->claim();
+  ASSERT_TRUE(next.ok());
+  ASSERT_EQ(next->why, crawler::SharedPull::Why::kClaimed);
+  EXPECT_EQ(next->claim.url, first);
+  EXPECT_EQ(next->claim.priority, crawler::priority_for(1, 0));
+}
+
 TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
@@ -153,6 +183,37 @@ TEST_F(SharedFrontierTest, HostsOnOneAddressArePacedTogether) {
   ASSERT_TRUE(second);
   EXPECT_NE(second->host, first->host);
   EXPECT_GE(second->claimed_at_ms, *end + 300);
+}
+
+// Addresses learnt from the transfers: once two hosts are known to share
+// one, a claim of either holds the address until its release, and the
+// next waits for the address's gap after it.
+TEST_F(SharedFrontierTest, AnAddressLearntAtReleaseIsHeldWhileClaimedAndPacedAcrossWorkers) {
+  SharedFrontierOptions o1 = worker("w1"), o2 = worker("w2");
+  o1.address_gap_ms = o2.address_gap_ms = 300;
+  auto w1 = open(o1), w2 = open(o2);
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
+  ASSERT_TRUE(w1->add(pages("b.pt", 2)).ok());
+  auto first = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(first);
+  ASSERT_TRUE(w1->release(*first, "10.2.2.2").ok());
+  // The other host's address is not known yet: it is served at once.
+  auto second = claim_within(*w2, std::chrono::seconds(2));
+  ASSERT_TRUE(second);
+  EXPECT_NE(second->host, first->host);
+  auto end = w2->release(*second, "10.2.2.2");
+  ASSERT_TRUE(end.ok());
+  auto third = claim_within(*w1, std::chrono::seconds(5));
+  ASSERT_TRUE(third);
+  EXPECT_GE(third->claimed_at_ms, *end + 300);
+  // Held by w1: the address is busy for every host on it.
+  EXPECT_FALSE(claim_within(*w2, std::chrono::milliseconds(600)));
+  auto freed = w1->release(*third, "10.2.2.2");
+  ASSERT_TRUE(freed.ok());
+  auto fourth = claim_within(*w2, std::chrono::seconds(5));
+  ASSERT_TRUE(fourth);
+  EXPECT_GE(fourth->claimed_at_ms, *freed + 300);
 }
 
 TEST_F(SharedFrontierTest, TheBudgetIsSpentExactlyAcrossWorkersAndNoUrlTwice) {

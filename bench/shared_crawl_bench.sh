@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The cost of a shared frontier, in one run: on the loopback sample web
+# (`sample-web serve`, 7 hosts), side by side for each web seed and each
+# --delay-ms, the same temporal crawl (1939-1945, same seeds, same budget)
+#   - alone (no --frontier),
+#   - as one worker against Redis (`--frontier unix://…`),
+#   - as three workers against Redis, started together,
+# with Redis on a unix socket, started by this script in its work folder
+# (no service, no persistence) and stopped at the end. The three run in
+# turn, --runs times (default 3); each row gives the median wall seconds
+# of each, the share of the lone crawl's throughput that one
+# worker reaches (lone seconds / worker seconds), the pages the three
+# workers downloaded together and the URLs downloaded by more than one of
+# them. Then Redis memory per million queued URLs (build/shared_frontier_bench:
+# the crawl's add script, 1 million URLs over 5,000 hosts).
+#
+#   bench/shared_crawl_bench.sh                       seeds 1 and 7, delays 100 and 0 ms
+#   bench/shared_crawl_bench.sh --seeds 7 --delays 100 --max-pages 600
+#   bench/shared_crawl_bench.sh --urls 200000         a smaller memory run (0: none)
+#   bench/shared_crawl_bench.sh --keep                keep the work folder
+#
+# Options: --pages N (pages of the sample web, default 2000), --max-pages N
+# (budget of every crawl, default 300), --seeds "S…" (default "1 7"),
+# --delays "D…" (default "100 0"), --port P (default 18630), --urls N,
+# --runs N.
+# Needs build/cronista and build/shared_frontier_bench (CRONISTA_BIN and
+# CRONISTA_BENCH_BIN override them), redis-server and sqlite3.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bin="${CRONISTA_BIN:-$here/build/cronista}"
+bench_bin="${CRONISTA_BENCH_BIN:-$here/build/shared_frontier_bench}"
+pages=2000
+max_pages=300
+seeds="1 7"
+delays="100 0"
+port=18630
+urls=1000000
+runs=3
+keep=0
+while (($#)); do
+  case "$1" in
+    --pages) pages="$2"; shift 2 ;;
+    --max-pages) max_pages="$2"; shift 2 ;;
+    --seeds) seeds="$2"; shift 2 ;;
+    --delays) delays="$2"; shift 2 ;;
+    --port) port="$2"; shift 2 ;;
+    --urls) urls="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
+  esac
+done
+[[ -x "$bin" ]] || { echo "shared_crawl_bench: $bin not found; run scripts/setup first" >&2; exit 1; }
+((urls == 0)) || [[ -x "$bench_bin" ]] || { echo "shared_crawl_bench: $bench_bin not found; build it" >&2; exit 1; }
+for tool in redis-server redis-cli sqlite3; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "shared_crawl_bench: $tool not found (scripts/setup)" >&2; exit 1; }
+done
+
+work="$(mktemp -d /tmp/cronista-shared-bench.XXXXXX)"
+sock="$work/redis.sock"
+server_pid=""
+redis_pid=""
+stop_pid() {  # a process this script started, if any
+  [[ -n "$1" ]] || return 0
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
+}
+cleanup() {
+  stop_pid "$server_pid"
+  stop_pid "$redis_pid"
+  ((keep)) && echo "shared_crawl_bench: kept $work" >&2 || rm -rf "$work"
+}
+trap cleanup EXIT
+
+redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 --dir "$work" --save '' --appendonly no \
+  >"$work/redis.log" 2>&1 &
+redis_pid=$!
+for _ in $(seq 1 100); do redis-cli -s "$sock" ping >/dev/null 2>&1 && break; sleep 0.05; done
+redis-cli -s "$sock" ping >/dev/null 2>&1 || { echo "shared_crawl_bench: redis-server did not start" >&2; cat "$work/redis.log" >&2; exit 1; }
+
+now() { date +%s.%N; }
+seconds() { python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' "$1" "$2"; }
+median() { python3 -c 'import statistics, sys; print(f"{statistics.median(map(float, sys.argv[1:])):.2f}")' "$@"; }
+
+# One crawl of the web of seed $1 with delay $2 into $3.db; extra options after.
+crawl() {
+  local seed="$1" delay="$2" name="$3"
+  shift 3
+  "$bin" crawl --from 1939 --to 1945 --seeds "$work/web-$seed/seeds-1939-1945.txt" --max-pages "$max_pages" \
+    --delay-ms "$delay" --db "$work/$name.db" --quiet "$@" 2>"$work/$name.log" ||
+    { echo "shared_crawl_bench: crawl $name failed:" >&2; cat "$work/$name.log" >&2; return 1; }
+}
+downloads() { sqlite3 "$1" "SELECT COUNT(*) FROM pages WHERE error_kind IS NULL AND id NOT IN (SELECT page_id FROM redirects)"; }
+
+rows=()
+for seed in $seeds; do
+  web="$work/web-$seed"
+  echo "shared_crawl_bench: seed $seed: generating a sample web of $pages pages" >&2
+  "$bin" sample-web generate --out "$web" --pages "$pages" --seed "$seed" --port "$port" >"$work/generate-$seed.log" 2>&1
+  rm -f "$work/ready"
+  "$bin" sample-web serve --root "$web" --port "$port" --ready-file "$work/ready" 2>"$work/serve-$seed.log" &
+  server_pid=$!
+  for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
+  [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
+
+  for delay in $delays; do
+    lones=() ones=() threes=()
+    for run in $(seq 1 "$runs"); do
+      tag="s$seed-d$delay"
+      rm -f "$work"/*-"$tag"*.db*
+      echo "shared_crawl_bench: seed $seed, --delay-ms $delay, run $run: lone crawl, one worker, three workers" >&2
+      t0=$(now); crawl "$seed" "$delay" "lone-$tag"; t1=$(now)
+      lones+=("$(seconds "$t0" "$t1")")
+      t0=$(now)
+      crawl "$seed" "$delay" "one-$tag" --frontier "unix://$sock" --crawl-id "one-$tag-$run" --worker-id "one"
+      t1=$(now)
+      ones+=("$(seconds "$t0" "$t1")")
+      t0=$(now)
+      pids=()
+      for w in 1 2 3; do
+        crawl "$seed" "$delay" "three-$tag-w$w" --frontier "unix://$sock" --crawl-id "three-$tag-$run" --worker-id "w$w" &
+        pids+=($!)
+      done
+      for p in "${pids[@]}"; do wait "$p"; done
+      t1=$(now)
+      threes+=("$(seconds "$t0" "$t1")")
+    done
+    lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
+    total=0
+    for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
+    twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
+    share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
+    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
+      "$total/$(downloads "$work/lone-$tag.db")" "$twice")")
+  done
+  stop_pid "$server_pid"
+  server_pid=""
+done
+
+echo
+echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
+printf '%-5s %6s %9s %9s %6s %9s %8s %6s\n' seed delay lone_s one_s share three_s pages twice
+printf '%s\n' "${rows[@]}"
+echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
+echo " and twice: URLs in more than one of the three shards, of the last run)"
+
+if ((urls > 0)); then
+  echo
+  echo "## Redis memory"
+  "$bench_bin" --frontier "unix://$sock" --urls "$urls"
+fi
