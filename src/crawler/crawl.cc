@@ -35,6 +35,7 @@
 #include "crawler/link_filters.h"
 #include "crawler/link_yield.h"
 #include "crawler/page_analysis.h"
+#include "crawler/page_copy.h"
 #include "crawler/replica_watch.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
@@ -189,23 +190,15 @@ class Crawl {
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
-  struct Copy {  // what the crawl holds of a downloaded page
-    std::string url;
-    std::string etag, last_modified;  // validators of the newest full response
-    std::string content_hash;         // sha1 of the newest body
-    std::string captured_at;          // fetched_at of the newest response record (WARC revisits refer to it)
-    std::optional<revisit::ContentSignature> signature;  // the main text of the copy
-    std::uint32_t host = 0;
-    std::uint16_t depth = 0;
-    bool in_flight = false;
-  };
+  using Copy = PageCopy;  // what the crawl holds of a downloaded page
   double page_weight(std::optional<bool> relevant) const;
   void schedule_copy(const StoredVisit& v, double at);
   static StoredVisit visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth);
   // A feed or sitemap fetched (a first download, or a revisit of page
   // `revisit_page`): its URLs go to the frontier, it joins the schedule as a hub.
   void on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page);
-  // robots.txt `Sitemap:` lines and /sitemap.xml: hubs of a revisiting crawl.
+  // robots.txt `Sitemap:` lines, or /sitemap.xml when there are none: hubs
+  // of a revisiting crawl.
   void queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job);
   // A visit of a scheduled page: whether its main text changed (nullopt:
   // no earlier signature to compare with), the validators it came with.
@@ -1130,9 +1123,12 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
   submit(std::move(job));
 }
 
+// The sitemaps robots.txt names; the conventional /sitemap.xml only when it
+// names none. Each is asked once per crawl: the frontier knows it from then
+// on (a 404 too, and across --resume), however often robots.txt is read again.
 void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job) {
   std::vector<std::string> urls = rules.sitemaps();
-  urls.push_back(hosts_[host].origin + "/sitemap.xml");
+  if (urls.empty()) urls.push_back(hosts_[host].origin + "/sitemap.xml");
   for (const std::string& url : urls) {
     auto u = CanonicalUrl::parse(url);
     if (!u.ok() || !admit(*u, true)) continue;

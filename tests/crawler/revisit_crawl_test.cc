@@ -4,6 +4,7 @@
 // reader and by warcio.js, and a revisit crawl killed with -9 and resumed.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <ctime>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -354,8 +355,9 @@ TEST(RevisitCrawl, TheReportHasAFreshnessSectionForARevisitCrawl) {
   EXPECT_NE(page.find("mean interval between changes (estimated)"), std::string::npos);
 }
 
-// A site that announces its pages in a feed (found by <link rel="alternate">),
-// a sitemap index named by robots.txt and a /sitemap.xml: all are hubs.
+// A site that announces its pages in a feed (found by <link rel="alternate">)
+// and a sitemap index named by robots.txt: both are hubs. Its /sitemap.xml is
+// not asked for, robots.txt having named the site's sitemaps.
 TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
   Site site;
   std::mutex mu;
@@ -395,8 +397,13 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
                                    "<loc>ORIGIN/mapa-1.xml</loc></sitemap></sitemapindex>"));
   site.http().Get("/mapa-1.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
                                      "<loc>ORIGIN/pagina-a</loc></url><url><loc>ORIGIN/pagina-b</loc></url></urlset>"));
-  site.http().Get("/sitemap.xml", xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
-                                      "<loc>ORIGIN/pagina-c</loc></url></urlset>"));
+  std::atomic<int> sitemap_requests{0};
+  site.http().Get("/sitemap.xml", [&, serve = xml("<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url>"
+                                      "<loc>ORIGIN/pagina-c</loc></url></urlset>")](const httplib::Request& req,
+                                                                                   httplib::Response& res) {
+    ++sitemap_requests;
+    serve(req, res);
+  });
   for (const char* p : {"/pagina-a", "/pagina-b", "/pagina-c"}) site.page(p, news_page(kArticles[1]));
   site.start();
 
@@ -411,9 +418,10 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
   const std::string db = o.db;
   const auto downloaded = rows(db, "SELECT url FROM history");
   const std::set<std::string> got(downloaded.begin(), downloaded.end());
-  for (const char* p : {"/", "/feed.xml", "/mapa.xml", "/mapa-1.xml", "/sitemap.xml", "/pagina-a", "/pagina-b",
-                        "/pagina-c", "/artigo/1"})
+  for (const char* p : {"/", "/feed.xml", "/mapa.xml", "/mapa-1.xml", "/pagina-a", "/pagina-b", "/artigo/1"})
     EXPECT_TRUE(got.count(site.url(p))) << p;
+  for (const char* p : {"/sitemap.xml", "/pagina-c"}) EXPECT_FALSE(got.count(site.url(p))) << p;
+  EXPECT_EQ(sitemap_requests.load(), 0);
   // The feed was revisited, and its revisits announced new articles, which were fetched.
   expect_revisits(db, site.url("/feed.xml"), 2, "200|1");
   EXPECT_EQ(count(db, "SELECT MIN(new_urls) FROM pages WHERE revisit = 1 AND url = '" + site.url("/feed.xml") + "'"), 1);
@@ -522,6 +530,8 @@ TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures
   for (std::size_t i = honest_before; i < honest.size(); ++i) EXPECT_EQ(honest[i].if_none_match, web.honest_etag);
   // And the Last-Modified found wrong before the kill stays distrusted.
   EXPECT_EQ(web.log.conditional("/fixed"), 1u);
+  // Each host's /sitemap.xml (robots.txt names none) was asked once, its 404 remembered.
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE url LIKE '%/sitemap.xml'"), kHosts);
 }
 
 TEST(RevisitCrawl, ACrawlStartedWithoutRevisitsContinuesWithThem) {
