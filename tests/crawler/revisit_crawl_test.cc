@@ -431,6 +431,54 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
   EXPECT_EQ(count(db, "SELECT COUNT(*) FROM urls WHERE url LIKE '%/artigo/%'"), feed_visits);
 }
 
+// New URLs and revisits share the budget: while new URLs are queued they
+// keep at least a fifth of the requests, however many revisits fall due.
+// Here an index links to forty pages of its host (whose politeness allows
+// more than twice the budget), the index changes on every visit and the pages
+// join the schedule one by one as they come, each at the frequency the
+// last solve gave the fewer pages before it.
+TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
+  Site site;
+  std::mutex mu;
+  std::vector<std::string> seen;
+  int index_version = 0;
+  site.http().set_pre_routing_handler([&](const httplib::Request& req, httplib::Response&) {
+    if (req.path != "/robots.txt" && req.path != "/sitemap.xml") {
+      std::lock_guard lk(mu);
+      seen.push_back(req.path);
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  constexpr int kLinked = 40;
+  site.http().Get("/", [&](const httplib::Request&, httplib::Response& res) {
+    std::string links;
+    for (int i = 0; i < kLinked; ++i) links += "<a href=\"/artigo-" + std::to_string(i) + "\">artigo</a> ";
+    std::lock_guard lk(mu);
+    res.set_content(news_page(kArticles[index_version++ % 3] + std::string(" ") + links), "text/html; charset=utf-8");
+  });
+  for (int i = 0; i < kLinked; ++i) site.page("/artigo-" + std::to_string(i), news_page(kArticles[i % 3]));
+  site.start();
+
+  TempDir tmp;
+  auto o = testing::test_options(tmp, {site.url("/")});
+  o.revisit = true;
+  o.revisit_policy = revisit::RevisitPolicy::kUniform;
+  o.fetch_rate = 20;
+  o.max_fetches = 3 * kLinked;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  std::lock_guard lk(mu);
+  // The requests up to the last first download of a page: while it was
+  // queued, every fifth slot at least was a new URL's.
+  std::set<std::string> downloaded;
+  std::size_t last_new = 0;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (downloaded.insert(seen[i]).second) last_new = i;
+  EXPECT_EQ(downloaded.size(), static_cast<std::size_t>(kLinked + 1));
+  const double share = static_cast<double>(downloaded.size()) / static_cast<double>(last_new + 1);
+  EXPECT_GE(share, 0.2) << downloaded.size() << " new of the first " << last_new + 1 << " requests";
+}
+
 // --fetch-rate after an idle spell: the crawl waits two seconds for a slow
 // page that links to thirty more, all on one host whose politeness would
 // allow five times the rate. No burst may follow the wait: on the server's
