@@ -137,9 +137,6 @@ constexpr double kNewUrlRateWindowS = 60;
 // While new URLs are queued, the share of request slots they keep whatever
 // the schedule says (RevisitOptions::min_new_share, counted slot by slot).
 constexpr double kNewUrlSlotShare = revisit::RevisitOptions{}.min_new_share;
-// --fetch-rate: a request may start this fraction of the interval late
-// without moving the next one (Crawl::rate_allows).
-constexpr int kFetchRateTolerance = 10;
 // AnalysisTask::revisit_page of a replica verification probe.
 constexpr std::int64_t kProbePage = -2;
 // How long the loop pauses when only hosts under replica verification are ready.
@@ -185,6 +182,8 @@ class Crawl {
   bool rate_allows(Clock::time_point now) const;
   // A request starts: counted, and the next slot of --fetch-rate set.
   void take_slot(Clock::time_point now);
+  Clock::duration fetch_rate_interval() const;
+  Clock::duration fetch_rate_tolerance() const;
   // A shared crawl: claims as many URLs as there are free connections.
   void pump_shared();
 
@@ -1250,19 +1249,30 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
 }
 
-// --fetch-rate spaces requests 1/rate apart (a virtual schedule of slots,
-// as in the generic cell rate algorithm): a slot taken a little late, by
-// at most a tenth of the interval, does not move the next one, so a loop
-// that wakes late loses nothing; an idle spell banks no slots, so no burst
-// follows it. Two requests are never less than nine tenths of the interval
-// apart.
-bool Crawl::rate_allows(Clock::time_point now) const { return o_.fetch_rate <= 0 || now >= next_slot_; }
+// --fetch-rate is a token bucket (as the generic cell rate algorithm
+// keeps it: a virtual schedule of slots 1/rate apart) that holds at most
+// one second of the rate, and never more than two requests: a slot taken
+// late, by up to an interval, does not move the next one, so a loop that
+// wakes late loses nothing, and an idle spell saves up at most one request,
+// so no burst follows it.
+bool Crawl::rate_allows(Clock::time_point now) const {
+  return o_.fetch_rate <= 0 || now + fetch_rate_tolerance() >= next_slot_;
+}
+
+Clock::duration Crawl::fetch_rate_interval() const {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1 / o_.fetch_rate));
+}
+
+// The bucket's capacity less one request, in time: (clamp(rate·1 s, 1, 2) - 1) intervals.
+Clock::duration Crawl::fetch_rate_tolerance() const {
+  const double spare = std::clamp(o_.fetch_rate, 1.0, 2.0) - 1.0;
+  return std::chrono::duration_cast<Clock::duration>(fetch_rate_interval() * spare);
+}
 
 void Crawl::take_slot(Clock::time_point now) {
   ++fetches_;
   if (o_.fetch_rate <= 0) return;
-  const auto interval = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1 / o_.fetch_rate));
-  next_slot_ = std::max(next_slot_, now - interval / kFetchRateTolerance) + interval;
+  next_slot_ = std::max(next_slot_, now) + fetch_rate_interval();
 }
 
 void Crawl::pump_shared() {
@@ -1461,7 +1471,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       }
     }
     // The next request slot of the budget.
-    if (!rate_allows(Clock::now())) next = std::min(next, next_slot_);
+    if (!rate_allows(Clock::now())) next = std::min(next, next_slot_ - fetch_rate_tolerance());
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);

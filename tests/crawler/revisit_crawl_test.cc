@@ -482,9 +482,9 @@ TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
 // --fetch-rate after an idle spell: the crawl waits two seconds for a slow
 // page that links to thirty more, all on one host whose politeness would
 // allow five times the rate. No burst may follow the wait: on the server's
-// clock, no second holds more than the rate's requests (with the tenth of
-// an interval a slot may be taken late, 11 at 10/s, and one more for the
-// loopback's jitter); a crawl that saved up its idle slots sent all thirty in one.
+// clock, no second holds more than the rate's requests and the bucket's one
+// spare (11 at 10/s), and one more for the loopback's jitter; a crawl that
+// saved up its idle slots sent all thirty in one.
 TEST(FetchRate, NoBurstFollowsAnIdleSpell) {
   Site site;
   std::mutex mu;
