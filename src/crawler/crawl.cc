@@ -1302,7 +1302,7 @@ void Crawl::dispatch() {
       break;
     if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) break;
     if (!rate_allows(now)) break;
-    // Due revisits first, then new URLs (the budget rule of crawl.h). While
+    // Due revisits first, then new URLs (the budget rule of revisit_schedule.h). While
     // no new URL is queued but new pages are still fetched or analysed,
     // their links are not known yet: revisits wait for them rather than
     // spend the budget as if discovery were over (on a slow machine a
