@@ -164,15 +164,21 @@ std::int64_t pages_downloaded(const std::string& db, bool distinct = false) {
                        ") FROM history WHERE url NOT LIKE '%/sitemap.xml'");
 }
 
-crawler::CrawlOptions revisit_options(const TempDir& tmp, const Web& web, std::int64_t fetches) {
-  auto o = testing::test_options(tmp, {web.site.url("/")});
+// A revisit crawl from `seed` at `rate` requests per second for `fetches` requests.
+crawler::CrawlOptions uniform_revisits(const TempDir& tmp, const std::string& seed, double rate,
+                                       std::int64_t fetches) {
+  auto o = testing::test_options(tmp, {seed});
   o.revisit = true;
   // Uniform spreads the budget evenly, so every page gets its share of the
   // requests whatever the estimates; the policies are the schedule's tests.
   o.revisit_policy = revisit::RevisitPolicy::kUniform;
-  o.fetch_rate = 10;
+  o.fetch_rate = rate;
   o.max_fetches = fetches;
   return o;
+}
+
+crawler::CrawlOptions revisit_options(const TempDir& tmp, const Web& web, std::int64_t fetches) {
+  return uniform_revisits(tmp, web.site.url("/"), 10, fetches);
 }
 
 // Revisit rows of one URL, in order: "status|changed".
@@ -408,11 +414,7 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
   site.start();
 
   TempDir tmp;
-  auto o = testing::test_options(tmp, {site.url("/")});
-  o.revisit = true;
-  o.revisit_policy = revisit::RevisitPolicy::kUniform;
-  o.fetch_rate = 20;
-  o.max_fetches = 120;
+  const auto o = uniform_revisits(tmp, site.url("/"), 20, 120);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   const std::string db = o.db;
@@ -460,11 +462,7 @@ TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
   site.start();
 
   TempDir tmp;
-  auto o = testing::test_options(tmp, {site.url("/")});
-  o.revisit = true;
-  o.revisit_policy = revisit::RevisitPolicy::kUniform;
-  o.fetch_rate = 20;
-  o.max_fetches = 3 * kLinked;
+  const auto o = uniform_revisits(tmp, site.url("/"), 20, 3 * kLinked);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   std::lock_guard lk(mu);
