@@ -1,7 +1,11 @@
 // The revisit schedule at scale: the time to share out the budget again
 // (RevisitSchedule::resolve, the optimum under per-host caps) and the
 // memory a page costs, for 10,000 to 1,000,000 pages on 1,000 hosts, each
-// page with a full history of 32 visits. Run:
+// page with a full history of 32 visits; and the whole memory a revisiting
+// crawl holds per page at a million (BM_CrawlMemory: the schedule, the
+// page's copy record of crawler/page_copy.h with a URL, validators, digest
+// and signature of real-world lengths, and its URL key in the index).
+// Run:
 //   build/revisit_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 #include <malloc.h>
@@ -9,11 +13,16 @@
 #include <cmath>
 #include <memory>
 #include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
+#include "crawler/page_copy.h"
 #include "revisit/revisit_schedule.h"
 
 namespace {
 
+using cronista::crawler::PageCopy;
 using cronista::revisit::RevisitOptions;
 using cronista::revisit::RevisitSchedule;
 
@@ -64,6 +73,45 @@ void BM_RecordVisit(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RecordVisit);
+
+// A page's copy as a crawl of news sites holds it: a URL of about 100
+// bytes, a weak ETag, an HTTP date, a SHA-1 in hex, an ISO capture time.
+PageCopy copy_of(int i) {
+  PageCopy c;
+  c.url = "https://www.jornal-" + std::to_string(i % 1000) + ".com.br/noticias/2026/11/26/" +
+          "uma-noticia-com-um-titulo-de-varias-palavras-" + std::to_string(i);
+  c.etag = "W/\"6553f1a2-" + std::to_string(100000 + i % 900000) + "\"";
+  c.last_modified = "Thu, 26 Nov 2026 06:19:34 GMT";
+  c.content_hash = std::string(40, "0123456789abcdef"[i % 16]);
+  c.captured_at = "2026-11-26T06:19:34.123Z";
+  c.signature = cronista::revisit::ContentSignature{static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ULL,
+                                                    static_cast<std::uint64_t>(i), 400};
+  c.host = static_cast<std::uint32_t>(i % 1000);
+  c.depth = 3;
+  return c;
+}
+
+void BM_CrawlMemory(benchmark::State& state) {
+  const int pages = static_cast<int>(state.range(0));
+  const std::size_t at_start = heap_in_use();
+  auto schedule = population(pages);
+  const std::size_t after_schedule = heap_in_use();
+  std::vector<PageCopy> copies;
+  copies.reserve(static_cast<std::size_t>(pages));
+  for (int i = 0; i < pages; ++i) copies.push_back(copy_of(i));
+  const std::size_t after_copies = heap_in_use();
+  std::unordered_map<std::uint64_t, std::uint32_t> index;  // url key → page (Crawl::copy_of_)
+  for (int i = 0; i < pages; ++i) index.emplace(std::hash<std::string>{}(copies[static_cast<std::size_t>(i)].url), i);
+  const std::size_t after_index = heap_in_use();
+  for (auto _ : state) benchmark::DoNotOptimize(copies.data());
+  const double n = static_cast<double>(pages);
+  state.counters["pages"] = n;
+  state.counters["schedule_B"] = static_cast<double>(after_schedule - at_start) / n;
+  state.counters["copy_B"] = static_cast<double>(after_copies - after_schedule) / n;
+  state.counters["index_B"] = static_cast<double>(after_index - after_copies) / n;
+  state.counters["total_B"] = static_cast<double>(after_index - at_start) / n;
+}
+BENCHMARK(BM_CrawlMemory)->Arg(1000000)->Unit(benchmark::kMillisecond)->Iterations(1);
 
 }  // namespace
 

@@ -35,6 +35,7 @@
 #include "crawler/link_filters.h"
 #include "crawler/link_yield.h"
 #include "crawler/page_analysis.h"
+#include "crawler/page_copy.h"
 #include "crawler/replica_watch.h"
 #include "crawler/robots.h"
 #include "crawler/robots_policy.h"
@@ -133,6 +134,9 @@ constexpr double kLastModifiedIsNowS = 5;
 constexpr double kFailedRevisitWaitS = 60;
 // The window over which the rate of new-URL fetches is measured.
 constexpr double kNewUrlRateWindowS = 60;
+// While new URLs are queued, the share of request slots they keep whatever
+// the schedule says (RevisitOptions::min_new_share, counted slot by slot).
+constexpr double kNewUrlSlotShare = revisit::RevisitOptions{}.min_new_share;
 // AnalysisTask::revisit_page of a replica verification probe.
 constexpr std::int64_t kProbePage = -2;
 // How long the loop pauses when only hosts under replica verification are ready.
@@ -177,28 +181,24 @@ class Crawl {
   void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
   // The global request budget (--fetch-rate): whether a request may start now.
   bool rate_allows(Clock::time_point now) const;
+  // A request starts: counted, and the next slot of --fetch-rate set.
+  void take_slot(Clock::time_point now);
+  Clock::duration fetch_rate_interval() const;
+  Clock::duration fetch_rate_tolerance() const;
   // A shared crawl: claims as many URLs as there are free connections.
   void pump_shared();
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
-  struct Copy {  // what the crawl holds of a downloaded page
-    std::string url;
-    std::string etag, last_modified;  // validators of the newest full response
-    std::string content_hash;         // sha1 of the newest body
-    std::string captured_at;          // fetched_at of the newest response record (WARC revisits refer to it)
-    std::optional<revisit::ContentSignature> signature;  // the main text of the copy
-    std::uint32_t host = 0;
-    std::uint16_t depth = 0;
-    bool in_flight = false;
-  };
+  using Copy = PageCopy;  // what the crawl holds of a downloaded page
   double page_weight(std::optional<bool> relevant) const;
   void schedule_copy(const StoredVisit& v, double at);
   static StoredVisit visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth);
   // A feed or sitemap fetched (a first download, or a revisit of page
   // `revisit_page`): its URLs go to the frontier, it joins the schedule as a hub.
   void on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Feed& feed, std::int64_t revisit_page);
-  // robots.txt `Sitemap:` lines and /sitemap.xml: hubs of a revisiting crawl.
+  // robots.txt `Sitemap:` lines, or /sitemap.xml when there are none: hubs
+  // of a revisiting crawl.
   void queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job);
   // A visit of a scheduled page: whether its main text changed (nullopt:
   // no earlier signature to compare with), the validators it came with.
@@ -268,12 +268,14 @@ class Crawl {
 
   double started_wall_ = 0;
   std::int64_t fetches_ = 0;  // page requests started in this run
+  Clock::time_point next_slot_{};  // --fetch-rate: the earliest the next request may start
   std::int64_t answered_ = 0, revisits_ = 0, changed_ = 0, not_modified_ = 0;
   std::unique_ptr<revisit::RevisitSchedule> schedule_;
   std::vector<Copy> copies_;                                // by PageId
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
   std::vector<std::uint8_t> last_modified_distrusted_;      // by host: Last-Modified proven wrong
   std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
+  double new_url_owed_ = 0;  // slots owed to queued new URLs (kNewUrlSlotShare of each one dispatched)
   double last_resolve_check_ = -std::numeric_limits<double>::infinity();
   double resolve_cost_s_ = 0;   // CPU seconds the last solve took
   // Every visit so far pooled (changes seen, seconds observed): the prior
@@ -798,7 +800,7 @@ void Crawl::dispatch_probes(Clock::time_point now) {
     probes_out_.insert(probe.url);
     f.probe = std::move(probe);
     in_flight_[token] = std::move(f);
-    ++fetches_;
+    take_slot(now);
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
   }
@@ -1045,7 +1047,7 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
     c.in_flight = true;
     schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
     in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due), {}};
-    ++fetches_;
+    take_slot(now);
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
     return true;
@@ -1215,9 +1217,12 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
   submit(std::move(job));
 }
 
+// The sitemaps robots.txt names; the conventional /sitemap.xml only when it
+// names none. Each is asked once per crawl: the frontier knows it from then
+// on (a 404 too, and across --resume), however often robots.txt is read again.
 void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJob& job) {
   std::vector<std::string> urls = rules.sitemaps();
-  urls.push_back(hosts_[host].origin + "/sitemap.xml");
+  if (urls.empty()) urls.push_back(hosts_[host].origin + "/sitemap.xml");
   for (const std::string& url : urls) {
     auto u = CanonicalUrl::parse(url);
     if (!u.ok() || !admit(*u, true)) continue;
@@ -1349,10 +1354,30 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
 }
 
+// --fetch-rate is a token bucket (as the generic cell rate algorithm
+// keeps it: a virtual schedule of slots 1/rate apart) that holds at most
+// one second of the rate, and never more than two requests: a slot taken
+// late, by up to an interval, does not move the next one, so a loop that
+// wakes late loses nothing, and an idle spell saves up at most one request,
+// so no burst follows it.
 bool Crawl::rate_allows(Clock::time_point now) const {
-  if (o_.fetch_rate <= 0) return true;
-  const double elapsed = std::chrono::duration<double>(now - started_).count();
-  return static_cast<double>(fetches_) < o_.fetch_rate * elapsed + 1;
+  return o_.fetch_rate <= 0 || now + fetch_rate_tolerance() >= next_slot_;
+}
+
+Clock::duration Crawl::fetch_rate_interval() const {
+  return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1 / o_.fetch_rate));
+}
+
+// The bucket's capacity less one request, in time: (clamp(rate·1 s, 1, 2) - 1) intervals.
+Clock::duration Crawl::fetch_rate_tolerance() const {
+  const double spare = std::clamp(o_.fetch_rate, 1.0, 2.0) - 1.0;
+  return std::chrono::duration_cast<Clock::duration>(fetch_rate_interval() * spare);
+}
+
+void Crawl::take_slot(Clock::time_point now) {
+  ++fetches_;
+  if (o_.fetch_rate <= 0) return;
+  next_slot_ = std::max(next_slot_, now) + fetch_rate_interval();
 }
 
 void Crawl::pump_shared() {
@@ -1382,18 +1407,34 @@ void Crawl::dispatch() {
       break;
     if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) break;
     if (!rate_allows(now)) break;
-    // Due revisits first, then new URLs (the budget rule of crawl.h). While
+    // Due revisits first, then new URLs (the budget rule of revisit_schedule.h). While
     // no new URL is queued but new pages are still fetched or analysed,
     // their links are not known yet: revisits wait for them rather than
     // spend the budget as if discovery were over (on a slow machine a
     // page's analysis can outlast many revisits of the pages before it).
+    //
+    // The schedule's frequencies leave new URLs their share only on
+    // average: a page added between two solves, or revisits running late
+    // behind slow analysis, can make every slot a due revisit. So while new
+    // URLs are queued the slots themselves are counted: once they are owed
+    // a whole slot of their share, the next goes to a new URL if one may be
+    // fetched now, and to a due revisit otherwise.
     const bool links_pending = frontier_->empty() && page_transfers_ > 0;
-    if (schedule_ && !links_pending && dispatch_revisit(now, wall_seconds())) continue;
+    const bool may_revisit = schedule_ && !links_pending;
+    const bool new_turn = may_revisit && !frontier_->empty() && new_url_owed_ + kNewUrlSlotShare >= 1;
+    if (may_revisit && !new_turn && dispatch_revisit(now, wall_seconds())) {
+      if (!frontier_->empty()) new_url_owed_ += kNewUrlSlotShare;
+      continue;
+    }
     if (replicas_) dispatch_probes(now);
     if (!shared_ && o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
     if (shared_) pump_shared();
     auto e = frontier_->pop(now);
-    if (!e) break;
+    if (!e) {
+      // No new URL may go now: the slot is a revisit's after all.
+      if (new_turn && dispatch_revisit(now, wall_seconds())) continue;
+      break;
+    }
     if (replicas_ && divert_replica(*e, now, &held)) continue;
     auto u = CanonicalUrl::parse(e->url);
     if (!u.ok() || !hosts_[e->host].rules.allowed(u->path_and_query())) {
@@ -1411,8 +1452,11 @@ void Crawl::dispatch() {
     FetchRequest req{token, e->url, false, {}};
     in_flight_[token] = InFlight{false, host, std::move(*e), -1, {}};
     ++page_transfers_;
-    ++fetches_;
-    if (schedule_) new_fetch_times_.push_back(wall_seconds());
+    take_slot(now);
+    if (schedule_) {
+      new_fetch_times_.push_back(wall_seconds());
+      new_url_owed_ = std::max(0.0, new_url_owed_ + kNewUrlSlotShare - 1);
+    }
     fetcher_->start(std::move(req));
     frontier_->host_changed(host, now);
   }
@@ -1532,11 +1576,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
         next = std::min(next, Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(in_s * 1e6)));
       }
     }
-    if (o_.fetch_rate > 0 && !rate_allows(Clock::now())) {
-      // The next request slot of the budget.
-      const double slot_s = static_cast<double>(fetches_) / o_.fetch_rate;
-      next = std::min(next, started_ + std::chrono::microseconds(static_cast<std::int64_t>(slot_s * 1e6)));
-    }
+    // The next request slot of the budget.
+    if (!rate_allows(Clock::now())) next = std::min(next, next_slot_ - fetch_rate_tolerance());
     if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);

@@ -2,7 +2,7 @@
 // §5): RSS 2.0 and RSS 1.0 (RDF) feeds, Atom feeds, sitemaps and sitemap
 // indexes. A crawl that revisits treats them as hubs: found through
 // <link rel="alternate" type="application/rss+xml|atom+xml"> in a page,
-// robots.txt `Sitemap:` lines and each host's /sitemap.xml, fetched again by
+// robots.txt `Sitemap:` lines (or a host's /sitemap.xml when they name none), fetched again by
 // the new URLs they announce, and never part of the collection itself.
 // Parsed with pugixml; a document is recognised by its root element, not by
 // its Content-Type (servers send feeds as text/xml, application/xml,
