@@ -36,6 +36,16 @@ CrawlTruth load_truth(const TempDir& dir) {
   return std::move(*t);
 }
 
+// The oracle's downloads against the expected (URL, seconds).
+void expect_timeline(const std::vector<std::pair<std::string, double>>& t,
+                     const std::vector<std::pair<std::string, double>>& expected) {
+  ASSERT_EQ(t.size(), expected.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i].first, expected[i].first) << i;
+    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
+  }
+}
+
 TEST(CrawlTimeline, TheOracleKeepsEveryHostBusyAtTheGap) {
   TempDir dir;
   const CrawlTruth truth = load_truth(dir);
@@ -50,11 +60,7 @@ TEST(CrawlTimeline, TheOracleKeepsEveryHostBusyAtTheGap) {
                                                              {"http://a.example/a", 0.2},
                                                              {"http://b.example/2", 0.2},
                                                              {"http://b.example/3", 0.3}};
-  ASSERT_EQ(t.size(), expected.size());
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    EXPECT_EQ(t[i].first, expected[i].first) << i;
-    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
-  }
+  expect_timeline(t, expected);
   // The horizon cuts it.
   EXPECT_EQ(oracle_timeline(truth, {"http://a.example/s"}, scope, 0.15, [](const std::string&) { return 0.1; }).size(),
             2u);
@@ -76,11 +82,7 @@ TEST(CrawlTimeline, TheOraclesGapRunsFromTheEndOfEachResponse) {
                                                              {"http://a.example/a", 0.3},
                                                              {"http://b.example/2", 0.35},
                                                              {"http://b.example/3", 0.5}};
-  ASSERT_EQ(t.size(), expected.size());
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    EXPECT_EQ(t[i].first, expected[i].first) << i;
-    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
-  }
+  expect_timeline(t, expected);
 }
 
 // A crawl database holding pages with their transfer times (the columns
