@@ -71,16 +71,8 @@ class StampingServer {
       std::vector<pollfd> fds{{listener_, POLLIN, 0}};
       for (const Connection& c : connections_) fds.push_back({c.fd, POLLIN, 0});
       if (::poll(fds.data(), fds.size(), 20) <= 0) continue;
-      if (fds[0].revents & POLLIN) {
-        const int fd = ::accept(listener_, nullptr, nullptr);
-        if (fd >= 0) {
-          const int on = 1;
-          ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
-          connections_.push_back(Connection{fd, {}, {}});
-        }
-      }
       std::vector<Connection> open;
-      for (std::size_t i = 0; i < connections_.size(); ++i) {
+      for (std::size_t i = 0; i + 1 < fds.size(); ++i) {  // the connections polled
         Connection& c = connections_[i];
         const short ev = fds[i + 1].revents;
         if ((ev & (POLLIN | POLLHUP | POLLERR)) && !receive(c)) {
@@ -88,6 +80,14 @@ class StampingServer {
           continue;
         }
         open.push_back(std::move(c));
+      }
+      if (fds[0].revents & POLLIN) {
+        const int fd = ::accept(listener_, nullptr, nullptr);
+        if (fd >= 0) {
+          const int on = 1;  // inherited from the listener; set again in case a kernel does not
+          ::setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+          open.push_back(Connection{fd, {}, {}});
+        }
       }
       connections_ = std::move(open);
     }
