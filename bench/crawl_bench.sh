@@ -123,7 +123,8 @@ stop_nginx() {
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-# Runs a command under /usr/bin/time -v; sets secs and rss_mb.
+# Runs a command under /usr/bin/time -v; sets secs (wall clock), cpu (user +
+# system seconds) and rss_mb.
 timed() {  # log command...
   local log="$1"; shift
   /usr/bin/time -v "$@" >"$log.out" 2>"$log.err" || { echo "crawl_bench: failed: $*" >&2; tail -5 "$log.err" >&2; return 1; }
@@ -131,9 +132,15 @@ timed() {  # log command...
   wall="$(grep 'Elapsed (wall clock)' "$log.err" | awk '{print $NF}')"
   secs="$(python3 -c "import sys; p=[float(x) for x in sys.argv[1].split(':')]; print(sum(v*60**i for i,v in enumerate(reversed(p))))" "$wall")"
   rss_mb="$(awk '/Maximum resident set size/ {printf "%.0f", $NF/1024}' "$log.err")"
+  cpu="$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$log.err")"
 }
 
-row() { printf "%-34s %8s %8.1f %10.1f %10s\n" "$1" "$2" "$3" "$(python3 -c "print($2/$3 if $3 else 0)")" "$4"; }
+# One table row: name pages seconds cpu-seconds peak-MB.
+row() {
+  printf "%-34s %8s %8.2f %8.2f %10.1f %10s\n" "$1" "$2" "$3" "$4" "$(python3 -c "print($2/$3 if $3 else 0)")" "$5"
+}
+# The crawl summary goes to standard error (captured with /usr/bin/time's report).
+crawled() { sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$1.err"; }
 
 cat > "$work/spider.py" <<'PY'
 import scrapy
@@ -159,33 +166,41 @@ cores="$(nproc)"
 
 printf "\nsite: %s pages (+ index), ~%s KB each, 16 links/page, nginx on loopback, %s cores\n\n" "$pages" \
   "$(( $(du -sk "$work/site" | cut -f1) / (pages + 1) ))" "$cores"
-printf "%-34s %8s %8s %10s %10s\n" "crawler" "pages" "seconds" "pages/s" "peak MB"
+printf "%-34s %8s %8s %8s %10s %10s\n" "crawler" "pages" "seconds" "CPU s" "pages/s" "peak MB"
 
+declare -A rate
 common=(--from 1939 --to 1945 --delay-ms 0 --host-connections 32 --connections 32 --quiet)
 [[ -n "${CRONISTA_RESOURCES:-}" ]] && common+=(--resources "$CRONISTA_RESOURCES")
 for mode in general temporal; do
   timed "$work/$mode" "$bin" crawl "${common[@]}" --mode "$mode" --db "$work/$mode.db" "$seed"
-  n="$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/$mode.out")"
-  row "cronista crawl --mode $mode" "$n" "$secs" "$rss_mb"
+  n="$(crawled "$work/$mode")"
+  row "cronista crawl --mode $mode" "$n" "$secs" "$cpu" "$rss_mb"
+  rate[$mode]="$(python3 -c "print($n/$secs if $secs else 0)")"
 done
 # The learned patterns (patterns/pt.patterns) dominate the tagging cost;
 # the hand-written set alone shows the crawler with a lighter tagger.
 manual="$here/patterns/pt.manual.patterns"
 if [[ -f "$manual" ]]; then
   timed "$work/manual" "$bin" crawl "${common[@]}" --mode temporal --patterns "$manual" --db "$work/manual.db" "$seed"
-  n="$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/manual.out")"
-  row "  temporal, manual patterns only" "$n" "$secs" "$rss_mb"
+  n="$(crawled "$work/manual")"
+  row "  temporal, manual patterns only" "$n" "$secs" "$cpu" "$rss_mb"
 fi
 
 timed "$work/scrapy" scrapy runspider "$work/spider.py" -a "start=$seed" -s LOG_LEVEL=WARNING \
   -s CONCURRENT_REQUESTS=32 -s CONCURRENT_REQUESTS_PER_DOMAIN=32 -s DOWNLOAD_DELAY=0 -s ROBOTSTXT_OBEY=True \
   -s TELNETCONSOLE_ENABLED=False -s "COUNT_FILE=$work/scrapy.count"
-row "scrapy (follow every link)" "$(cat "$work/scrapy.count")" "$secs" "$rss_mb"
+n="$(cat "$work/scrapy.count")"
+row "scrapy (follow every link)" "$n" "$secs" "$cpu" "$rss_mb"
+scrapy_rate="$(python3 -c "print($n/$secs if $secs else 0)")"
 
 timed "$work/wget2" wget2 --recursive --level=inf --no-parent --max-threads=32 --quiet -P "$work/wget2-out" "$seed" || true
 n="$(find "$work/wget2-out" -type f -name '*.html' | wc -l)"
-row "wget2 --recursive" "$n" "$secs" "$rss_mb"
+row "wget2 --recursive" "$n" "$secs" "$cpu" "$rss_mb"
 stop_nginx
+for mode in general temporal; do
+  printf "cronista --mode %s: %.1fx Scrapy's pages/s\n" "$mode" \
+    "$(python3 -c "print(${rate[$mode]}/$scrapy_rate if $scrapy_rate else 0)")"
+done
 
 if ((million)); then
   # 2,000 pages × 500 links to distinct (missing) URLs each = 1 M URLs
@@ -201,6 +216,6 @@ if ((million)); then
     "http://127.0.0.1:$port/index.html"
   urls="$(sqlite3 "$work/million.db" 'SELECT COUNT(*) FROM urls')"
   printf "\n1M-URL crawl: %s URLs discovered, %s pages downloaded, %.1f s, peak %s MB\n" "$urls" \
-    "$(sed -n 's/^pages downloaded: \([0-9]*\).*/\1/p' "$work/million.out")" "$secs" "$rss_mb"
+    "$(crawled "$work/million")" "$secs" "$rss_mb"
   stop_nginx
 fi

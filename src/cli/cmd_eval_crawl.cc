@@ -28,8 +28,8 @@ int cmd_eval_crawl(int argc, char** argv) {
                  "seeds for the oracle and for reachability (default: seeds-<scope>.txt beside the truth file)");
   app.add_flag("--no-oracle", no_oracle, "leave the oracle run out");
   app.add_option("--db", o.db_paths,
-                 "crawl database: list pages its tagger judged differently from the truth; repeated: the shards of "
-                 "one shared crawl")
+                 "crawl database: list pages its tagger judged differently from the truth, and give the oracle its "
+                 "measured response times on the time axis; repeated: the shards of one shared crawl")
       ->allow_extra_args(false);
   app.add_option("--delay-ms", o.delay_ms,
                  "the crawls' minimum gap per host, for the oracle on the time axis (default 1000)")

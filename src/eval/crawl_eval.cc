@@ -296,9 +296,19 @@ Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& o) {
     for (const RunCurve& r : e.runs)
       if (!r.seconds.empty()) horizon = std::max(horizon, *std::max_element(r.seconds.begin(), r.seconds.end()));
     if (horizon > 0) {
+      // The crawl's own response times when its database is given: the
+      // crawler's gap runs from the end of a response, so the oracle's does
+      // too.
+      HostLatency latency;
+      if (!o.db_paths.empty()) {
+        auto l = crawl_latencies(o.db_paths, &e.oracle_latency_s);
+        if (!l) return l.status();
+        latency = std::move(*l);
+      }
       std::vector<std::string> urls;
       std::vector<double> seconds;
-      for (auto& [url, t] : oracle_timeline(*truth, e.seeds, e.days, horizon, sample_web_gaps(o.truth_path, o.delay_ms))) {
+      for (auto& [url, t] :
+           oracle_timeline(*truth, e.seeds, e.days, horizon, sample_web_gaps(o.truth_path, o.delay_ms), latency)) {
         urls.push_back(std::move(url));
         seconds.push_back(t);
       }
@@ -497,7 +507,12 @@ std::string summary_markdown(const CrawlEvaluation& e) {
     md << "\n## Relevant pages by crawling time\n\n"
           "Distinct relevant pages (and downloads) whose transfer started within t seconds of crawling (the order "
           "files' second column). The oracle follows the same links as above, first found first, keeping every host "
-          "busy at the crawls' politeness (one request per host per delay, robots.txt Crawl-delay obeyed).\n\n| t |";
+          "busy at the crawls' politeness (one request per host per delay after the previous response ended, "
+          "robots.txt Crawl-delay obeyed), its responses taking "
+       << (e.db_path.empty() ? std::string("no time (no crawl database given)")
+                             : "the crawl's measured response time per host (mean " + fmt(e.oracle_latency_s * 1000, 1) +
+                                   " ms, `pages.duration_ms` of " + e.db_path + ")")
+       << ".\n\n| t |";
     for (const RunCurve& r : e.runs)
       if (!r.time.empty()) md << " " << r.name << " |";
     md << "\n|---:|";

@@ -149,21 +149,32 @@ struct CrawlEvaluation {
   std::vector<TaggerDisagreement> disagreements;
   std::string db_path;
   int db_pages_judged = 0;
+  // The oracle's mean response time on the time axis: the crawl's measured
+  // one (crawl_latencies) when a database is given, else 0.
+  double oracle_latency_s = 0;
 };
 
 Result<CrawlEvaluation> evaluate_crawls(const EvalCrawlOptions& options);
 
 // The oracle on the time axis: the oracle's crawl (the links of truly
 // in-scope paragraphs, first discovered first) keeping every host busy at
-// the same politeness: robots.txt at time 0, then one request per host every
-// `gap` (a redirect hop costs a request; its target is queued on its own
-// host), a page's links usable at once. Downloads (URL, seconds) in time
-// order, up to `horizon` seconds.
+// the same politeness as the crawler's: robots.txt at time 0; a request to
+// a host takes `latency` seconds (sent to end of response; none when empty),
+// its links usable when it ends; the host's next request `gap` after that
+// end (a redirect hop costs a request; its target is queued on its own
+// host). Downloads (URL, seconds when the request was sent, as the crawl's
+// order file) in time order, up to `horizon` seconds.
 using HostGap = std::function<double(const std::string& canonical_url)>;
+using HostLatency = std::function<double(const std::string& canonical_url)>;
 std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& truth,
                                                             const std::vector<std::string>& seeds,
                                                             const temporal::DayRange& scope, double horizon,
-                                                            const HostGap& gap);
+                                                            const HostGap& gap, const HostLatency& latency = {});
+// The response times a crawl measured on the web it crawled (pages.duration_ms
+// of the crawl databases, or shards of one crawl): a host's mean, and for a
+// host the crawl never reached the mean over every response. Sets *mean_s
+// to that overall mean (0 when the databases hold no response).
+Result<HostLatency> crawl_latencies(const std::vector<std::string>& db_paths, double* mean_s);
 // Seconds between two requests to the host of a URL: `delay_ms`, or the
 // Crawl-delay of the host's robots.txt in the sample web beside `truth_path`
 // (web.json, sites/NAME/files/robots.txt) when longer.

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "crawler/crawl_shards.h"
 #include "crawler/robots.h"
 #include "crawler/url.h"
 #include "eval/crawl_eval.h"
@@ -47,7 +48,8 @@ int TimeCurve::relevant_by(double t) const {
 std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& truth,
                                                             const std::vector<std::string>& seeds,
                                                             const temporal::DayRange& scope, double horizon,
-                                                            const HostGap& gap) {
+                                                            const HostGap& gap, const HostLatency& latency) {
+  auto response = [&](const std::string& url) { return latency ? std::max(0.0, latency(url)) : 0.0; };
   struct Queued {
     std::string url;
     double found = 0;  // when its link was seen
@@ -56,7 +58,8 @@ std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& tr
   struct Host {
     std::deque<Queued> queue;
     double gap = 1;
-    double free = 0;  // when politeness allows the next request
+    double latency = 0;  // a request's response time
+    double free = 0;     // when politeness allows the next request
   };
   std::map<std::string, Host> hosts;
   std::set<std::string> seen;
@@ -67,7 +70,8 @@ std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& tr
     auto [it, created] = hosts.try_emplace(a);
     if (created) {
       it->second.gap = gap(url);
-      it->second.free = it->second.gap;  // robots.txt first, at time 0
+      it->second.latency = response(url);
+      it->second.free = it->second.latency + it->second.gap;  // robots.txt first, at time 0
     }
     it->second.queue.push_back(Queued{url, found, seq++});
   };
@@ -92,18 +96,48 @@ std::vector<std::pair<std::string, double>> oracle_timeline(const CrawlTruth& tr
     best->queue.pop_front();
     const TruthPage* p = truth.find(q.url);
     if (p && p->disallowed) continue;  // robots.txt: never requested
-    best->free = best_t + best->gap;
+    const double answered = best_t + best->latency;
+    best->free = answered + best->gap;
     if (p && !p->location.empty()) {  // a redirect hop: a request, not a download
-      push(p->location, best_t);
+      push(p->location, answered);
       continue;
     }
     out.emplace_back(q.url, best_t);
     if (!p || p->status != 200) continue;
     for (const TruthSection& s : p->sections)
       if (section_in_scope(s, scope))
-        for (const std::string& l : s.links) push(l, best_t);
+        for (const std::string& l : s.links) push(l, answered);
   }
   return out;
+}
+
+Result<HostLatency> crawl_latencies(const std::vector<std::string>& db_paths, double* mean_s) {
+  using R = Result<HostLatency>;
+  *mean_s = 0;
+  auto db = crawler::open_shards(db_paths);
+  if (!db) return db.status();
+  auto st = db->prepare("SELECT url, duration_ms FROM pages WHERE status > 0 AND duration_ms > 0");
+  if (!st) return R::Error("not a crawl database: " + st.status().message());
+  std::map<std::string, std::pair<double, int>> by_authority;  // sum of seconds, responses
+  double sum = 0;
+  int n = 0;
+  while (st->step()) {
+    const double s = st->column_double(1) / 1000.0;
+    auto& [host_sum, host_n] = by_authority[authority_of(st->column_text(0))];
+    host_sum += s;
+    ++host_n;
+    sum += s;
+    ++n;
+  }
+  if (!st->status().ok()) return R::Error("reading response times: " + st->status().message());
+  const double mean = n ? sum / n : 0.0;
+  *mean_s = mean;
+  std::map<std::string, double> means;
+  for (const auto& [authority, v] : by_authority) means[authority] = v.first / v.second;
+  return HostLatency([mean, means](const std::string& url) {
+    auto it = means.find(authority_of(url));
+    return it == means.end() ? mean : it->second;
+  });
 }
 
 HostGap sample_web_gaps(const std::string& truth_path, int delay_ms) {

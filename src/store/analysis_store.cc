@@ -179,8 +179,8 @@ Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, 
     std::int64_t ordinal = 0;
     for (const TemporalExpression& e : *a.expressions) {
       (*st)->bind(1, doc_id).bind(2, ordinal++).bind(3, static_cast<std::int64_t>(e.start))
-          .bind(4, static_cast<std::int64_t>(e.end)).bind(5, e.text).bind(6, to_string(e.type))
-          .bind(7, e.value).bind(8, to_string(e.harem_type)).bind(9, to_string(e.harem_subtype))
+          .bind(4, static_cast<std::int64_t>(e.end)).bind_view(5, e.text).bind(6, to_string(e.type))
+          .bind_view(7, e.value).bind(8, to_string(e.harem_type)).bind(9, to_string(e.harem_subtype))
           .bind(10, to_string(e.reference)).bind(11, e.resolved ? 1 : 0);
       if (Status s = (*st)->run(); !s.ok()) return s;
     }
@@ -200,7 +200,7 @@ Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, 
           .bind(4, static_cast<std::int64_t>(s.end)).bind(5, s.boilerplate ? 1 : 0);
       if (i < a.segment_in_scope.size()) (*seg)->bind(6, a.segment_in_scope[i] ? 1 : 0); else (*seg)->bind_null(6);
       if (a.doc && s.start <= s.end && s.end <= a.doc->text.size())
-        (*seg)->bind(7, std::string_view(a.doc->text).substr(s.start, s.end - s.start));
+        (*seg)->bind_view(7, std::string_view(a.doc->text).substr(s.start, s.end - s.start));
       else
         (*seg)->bind_null(7);
       if (Status st = (*seg)->run(); !st.ok()) return st;
@@ -222,7 +222,7 @@ Result<std::int64_t> AnalysisStore::put(Database& db, const DocumentInfo& info, 
     for (const LinkInfo& l : a.links) {
       (*st)->bind(1, doc_id);
       if (l.segment && *l.segment < segment_ids.size()) (*st)->bind(2, segment_ids[*l.segment]); else (*st)->bind_null(2);
-      (*st)->bind(3, l.target).bind(4, l.anchor);
+      (*st)->bind_view(3, l.target).bind_view(4, l.anchor);
       if (l.position) (*st)->bind(5, static_cast<std::int64_t>(*l.position)); else (*st)->bind_null(5);
       if (l.in_scope) (*st)->bind(6, *l.in_scope ? 1 : 0); else (*st)->bind_null(6);
       if (Status s = (*st)->run(); !s.ok()) return s;

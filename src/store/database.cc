@@ -30,6 +30,10 @@ Statement& Statement::bind(int i, std::string_view v) {
   sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT, SQLITE_UTF8);
   return *this;
 }
+Statement& Statement::bind_view(int i, std::string_view v) {
+  sqlite3_bind_text64(stmt_, i, v.data(), v.size(), SQLITE_STATIC, SQLITE_UTF8);
+  return *this;
+}
 Statement& Statement::bind_blob(int i, std::string_view v) {
   sqlite3_bind_blob64(stmt_, i, v.data(), v.size(), SQLITE_TRANSIENT);
   return *this;

@@ -32,6 +32,9 @@ class Statement {
   Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
   Statement& bind(int i, double v);
   Statement& bind(int i, std::string_view v);  // bound as TEXT (copied)
+  // Bound as TEXT without a copy: the bytes must stay alive and unchanged
+  // until the statement is run, reset or bound again at i.
+  Statement& bind_view(int i, std::string_view v);
   Statement& bind(int i, const char* v) { return bind(i, std::string_view(v)); }
   Statement& bind_blob(int i, std::string_view v);
   Statement& bind_null(int i);

@@ -19,6 +19,7 @@
 #include "crawler/charset.h"
 #include "crawler/crawl.h"
 #include "crawler/crawl_support.h"
+#include "crawler/loopback_listener.h"
 #include "crawler/robots.h"
 #include "crawler/url.h"
 #include "crawler/warc.h"
@@ -124,17 +125,8 @@ class RawServer {
  public:
   enum class Mode { kSilent, kReset, kEndlessBody };
   explicit RawServer(Mode mode) : mode_(mode) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-    ::setsockopt(fd_, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    addr.sin_port = 0;
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd_, 16) != 0) ADD_FAILURE();
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
+    fd_ = testing::loopback_listener(16, &port_);
+    if (fd_ < 0) ADD_FAILURE();
     thread_ = std::thread([this] { serve(); });
   }
   ~RawServer() {

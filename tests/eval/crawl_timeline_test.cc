@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "eval/crawl_eval.h"
+#include "store/database.h"
 #include "test_support.h"
 
 namespace cronista::eval {
@@ -34,6 +36,16 @@ CrawlTruth load_truth(const TempDir& dir) {
   return std::move(*t);
 }
 
+// The oracle's downloads against the expected (URL, seconds).
+void expect_timeline(const std::vector<std::pair<std::string, double>>& t,
+                     const std::vector<std::pair<std::string, double>>& expected) {
+  ASSERT_EQ(t.size(), expected.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    EXPECT_EQ(t[i].first, expected[i].first) << i;
+    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
+  }
+}
+
 TEST(CrawlTimeline, TheOracleKeepsEveryHostBusyAtTheGap) {
   TempDir dir;
   const CrawlTruth truth = load_truth(dir);
@@ -48,14 +60,85 @@ TEST(CrawlTimeline, TheOracleKeepsEveryHostBusyAtTheGap) {
                                                              {"http://a.example/a", 0.2},
                                                              {"http://b.example/2", 0.2},
                                                              {"http://b.example/3", 0.3}};
-  ASSERT_EQ(t.size(), expected.size());
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    EXPECT_EQ(t[i].first, expected[i].first) << i;
-    EXPECT_NEAR(t[i].second, expected[i].second, 1e-9) << i;
-  }
+  expect_timeline(t, expected);
   // The horizon cuts it.
   EXPECT_EQ(oracle_timeline(truth, {"http://a.example/s"}, scope, 0.15, [](const std::string&) { return 0.1; }).size(),
             2u);
+}
+
+TEST(CrawlTimeline, TheOraclesGapRunsFromTheEndOfEachResponse) {
+  TempDir dir;
+  const CrawlTruth truth = load_truth(dir);
+  const auto scope = *parse_scope("1939-1945");
+  // Responses take 0.05 s, the gap is 0.1 s after each. robots.txt at 0
+  // ends at 0.05: s at 0.15, answered at 0.2 with its links; b/1 at 0.2
+  // (b's robots.txt ended at 0.05 + 0.1), a at 0.3, b/2 at 0.35, the hop r
+  // at 0.45 finds b/3 at 0.5, b/3 at 0.5.
+  const auto t = oracle_timeline(
+      truth, {"http://a.example/s"}, scope, 100, [](const std::string&) { return 0.1; },
+      [](const std::string&) { return 0.05; });
+  const std::vector<std::pair<std::string, double>> expected{{"http://a.example/s", 0.15},
+                                                             {"http://b.example/1", 0.2},
+                                                             {"http://a.example/a", 0.3},
+                                                             {"http://b.example/2", 0.35},
+                                                             {"http://b.example/3", 0.5}};
+  expect_timeline(t, expected);
+}
+
+// A crawl database holding pages with their transfer times (the columns
+// eval-crawl reads).
+void write_crawl_pages(const std::filesystem::path& path,
+                       const std::vector<std::tuple<std::string, int, double>>& pages) {
+  auto db = store::Database::open(path.string());
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(db->exec("CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT NOT NULL, final_url TEXT NOT NULL, "
+                       "status INTEGER NOT NULL, duration_ms REAL NOT NULL, relevant INTEGER)")
+                  .ok());
+  for (const auto& [url, status, ms] : pages) {
+    auto st = db->prepare("INSERT INTO pages(url, final_url, status, duration_ms, relevant) VALUES (?, ?, ?, ?, 1)");
+    ASSERT_TRUE(st.ok());
+    ASSERT_TRUE(st->bind(1, url).bind(2, url).bind(3, status).bind(4, ms).run().ok());
+  }
+}
+
+TEST(CrawlTimeline, TheCrawlsMeasuredResponseTimesPerHostGoToTheOracle) {
+  TempDir dir;
+  // Host a answered in 40 and 60 ms, b in 200 ms; a failed transfer
+  // (status 0, a timeout) is no response time.
+  write_crawl_pages(dir / "crawl.db", {{"http://a.example/s", 200, 40},
+                                       {"http://a.example/a", 404, 60},
+                                       {"http://b.example/1", 200, 200},
+                                       {"http://b.example/2", 0, 30000}});
+  double mean = -1;
+  auto latency = crawl_latencies({(dir / "crawl.db").string()}, &mean);
+  ASSERT_TRUE(latency.ok()) << latency.status().message();
+  EXPECT_NEAR(mean, 0.1, 1e-9);
+  EXPECT_NEAR((*latency)("http://a.example/x"), 0.05, 1e-9);
+  EXPECT_NEAR((*latency)("http://b.example/3"), 0.2, 1e-9);
+  EXPECT_NEAR((*latency)("http://c.example/"), 0.1, 1e-9);  // not reached: the mean
+  EXPECT_FALSE(crawl_latencies({(dir / "none.db").string()}, &mean).ok());
+
+  // eval-crawl with the database: the oracle's requests take those times.
+  write_file(dir / "truth.jsonl", kTruth);
+  write_file(dir / "seeds.txt", "http://a.example/s\n");
+  write_file(dir / "timed.txt", "http://a.example/s\t10.5\nhttp://b.example/1\t31\nhttp://a.example/a\t64.25\n");
+  EvalCrawlOptions o;
+  o.truth_path = (dir / "truth.jsonl").string();
+  o.scope = "1939-1945";
+  o.order_paths = {(dir / "timed.txt").string()};
+  o.seeds_path = (dir / "seeds.txt").string();
+  o.db_paths = {(dir / "crawl.db").string()};
+  o.delay_ms = 20000;
+  auto e = evaluate_crawls(o);
+  ASSERT_TRUE(e.ok()) << e.status().message();
+  EXPECT_NEAR(e->oracle_latency_s, 0.1, 1e-9);
+  // a: robots.txt ends at 0.05, s at 20.05; b: robots.txt ends at 0.2, b/1
+  // at 20.2; a at 40.1, b/2 at 40.4, the hop r at 60.15 and b/3 at 60.6 —
+  // after the 60 s cut-off, where without response times it was at 60.
+  ASSERT_EQ(e->runs.size(), 2u);
+  EXPECT_EQ(e->runs[1].time.pages_by(60), 4u);
+  EXPECT_EQ(e->runs[1].time.relevant_by(60), 3);
+  EXPECT_NE(summary_markdown(*e).find("mean 100.0 ms"), std::string::npos) << summary_markdown(*e);
 }
 
 TEST(CrawlTimeline, ASampleWebHostsCrawlDelayWidensItsGap) {
