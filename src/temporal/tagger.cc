@@ -464,7 +464,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       }
       if (is_counted_quantity(t, start, end)) continue;
       if (is_numeric_noise(lex_, text, t, start, end)) continue;
-      if (!weekday_sense(lex_, text, t, start, end)) continue;
+      if (!weekday_sense(lex_, text, t, start, end)) {
+        // What follows the word that is no weekday may be an expression of
+        // its own ("quer a segunda agora").
+        std::size_t next = start;
+        while (next < end && !is_space(t[next])) ++next;
+        if (next < end) pos = next;
+        continue;
+      }
       if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
         // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
         std::size_t last = end;
