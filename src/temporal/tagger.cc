@@ -449,6 +449,13 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
             lex_.lookup(t.substr(next->start, next->end - next->start)) == nullptr)
           continue;
       }
+      // "para a Semana" inside a sentence, the unit capitalised, names a paper or an
+      // event ("nem hei de inventar para a Semana novidade"), not the next week.
+      if (lex_.in_class(t.substr(start, end - start), "NEXT_UNIT")) {
+        std::size_t last = end;
+        while (last > start && !is_space(t[last - 1])) --last;
+        if (last > start && is_upper_at(text, last - 1)) continue;
+      }
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;
