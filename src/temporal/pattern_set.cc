@@ -1,6 +1,7 @@
 #include "temporal/pattern_set.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -337,9 +338,20 @@ bool is_context_class(std::string_view c) {
   return false;
 }
 
-bool word_byte(unsigned char c) {
+constexpr bool word_byte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
+
+// What a byte is to next_match's word scan: 0 a word byte, 1 a separator of
+// one byte, kSpecialByte a lead byte whose character decides (0xC2: « »;
+// 0xE2: general punctuation).
+constexpr unsigned char kSpecialByte = 2;
+constexpr std::array<unsigned char, 256> kByteClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = word_byte(static_cast<unsigned char>(c)) ? 0 : 1;
+  t[0xC2] = t[0xE2] = kSpecialByte;
+  return t;
+}();
 
 // Splits a phrase or a regex source into its runs of letters (tag names,
 // escapes and character classes of a regex are skipped).
@@ -443,9 +455,9 @@ void PatternSet::index_words(const Lexicon& lexicon) {
     set_->Match(word, &alone);
     if (!alone.empty()) kind |= kMarker;
   }
-  prefixes_.assign(1 << 16, false);
+  prefixes_.assign(1 << 16, 0);
   for (const auto& [w, kind] : words_)
-    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] = true;
+    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] |= length_bit(w.size());
 }
 
 bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
@@ -467,7 +479,7 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
   // a word character. So "Natal»" and "“Agora" are words we know.
   auto separator = [&text, n](std::size_t k) -> std::size_t {
     const auto c = static_cast<unsigned char>(text[k]);
-    if (c < 0x80) return word_byte(c) ? 0 : 1;
+    if (const unsigned char b = kByteClass[c]; b != kSpecialByte) return b;
     if (c == 0xC2 && k + 1 < n) {
       const auto d = static_cast<unsigned char>(text[k + 1]);
       return d == 0xAB || d == 0xBB ? 2 : 0;  // « »; other signs ("©2001") stay glued

@@ -19,7 +19,9 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -90,15 +92,19 @@ class PatternSet {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, unsigned char, Hash, std::equal_to<>> words_;
-  // The first two bytes of every word of words_: most prose words are
-  // rejected by this bit test before any hashing.
+  // The first two bytes and the length of every word of words_: most prose
+  // words are rejected by this bit test before any hashing. For each pair of
+  // first bytes, bit min(length, 31) is set for the lengths of its words.
   static std::size_t prefix_key(std::string_view t, std::size_t i, std::size_t j) {
     const unsigned char a = static_cast<unsigned char>(t[i]);
     const unsigned char b = j > i + 1 ? static_cast<unsigned char>(t[i + 1]) : 0;
     return (static_cast<std::size_t>(a) << 8) | b;
   }
-  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const { return prefixes_[prefix_key(t, i, j)]; }
-  std::vector<bool> prefixes_;
+  static std::uint32_t length_bit(std::size_t length) { return std::uint32_t{1} << std::min<std::size_t>(length, 31); }
+  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const {
+    return (prefixes_[prefix_key(t, i, j)] & length_bit(j - i)) != 0;
+  }
+  std::vector<std::uint32_t> prefixes_;
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;
