@@ -547,8 +547,31 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
   std::size_t b = a + found.size();
   --b;
   while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+  if (a >= b) return false;
+  const std::string_view span = text.substr(a, b - a);
+  SpanClass c;
+  {
+    std::lock_guard<std::mutex> lock(span_cache_mutex_);
+    if (auto it = span_cache_.find(span); it != span_cache_.end()) c = it->second;
+    else c.dropped = std::string_view::npos;
+  }
+  if (c.dropped == std::string_view::npos) {
+    c = classify(text, a, b);
+    std::lock_guard<std::mutex> lock(span_cache_mutex_);
+    if (span_cache_.size() >= kSpanCacheSize) span_cache_.clear();
+    span_cache_.emplace(std::string(span), c);
+  }
+  if (c.pattern < 0) return false;
+  m->start = a + c.dropped;
+  m->end = b;
+  m->pattern = c.pattern;
+  return true;
+}
+
+PatternSet::SpanClass PatternSet::classify(std::string_view text, std::size_t a, std::size_t b) const {
   // The span may open with prepositions the pattern itself does not spell
   // out: drop them one word at a time until a pattern matches it.
+  const std::size_t first = a;
   std::vector<int> hits;
   while (a < b) {
     set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
@@ -558,11 +581,11 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
     a = sp;
     while (a < b && text[a] == ' ') ++a;
   }
-  if (hits.empty()) return false;
-  m->start = a;
-  m->end = b;
-  m->pattern = *std::min_element(hits.begin(), hits.end());
-  return true;
+  SpanClass c;
+  if (hits.empty()) return c;
+  c.dropped = a - first;
+  c.pattern = *std::min_element(hits.begin(), hits.end());
+  return c;
 }
 
 }  // namespace cronista::temporal

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -108,6 +109,19 @@ class PatternSet {
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;
+  // Which pattern classifies a span, by the span's text: the same
+  // expressions recur ("2010", "em 2009", "hoje"), and the set's match over
+  // a span costs more than the lookup. The value is the number of leading
+  // bytes (prepositions) dropped and the pattern, -1 for none. Emptied when
+  // it reaches kSpanCacheSize spans, so it stays small on ever-new text.
+  struct SpanClass {
+    std::size_t dropped = 0;
+    int pattern = -1;
+  };
+  static constexpr std::size_t kSpanCacheSize = std::size_t{1} << 14;
+  SpanClass classify(std::string_view text, std::size_t a, std::size_t b) const;
+  mutable std::mutex span_cache_mutex_;
+  mutable std::unordered_map<std::string, SpanClass, Hash, std::equal_to<>> span_cache_;
   int combined_compilations_ = 0;
 };
 
