@@ -455,6 +455,16 @@ void PatternSet::index_words(const Lexicon& lexicon) {
     set_->Match(word, &alone);
     if (!alone.empty()) kind |= kMarker;
   }
+  std::size_t capacity = 16;
+  while (capacity < 2 * words_.size()) capacity *= 2;
+  word_slots_.assign(capacity, WordSlot{});
+  word_mask_ = capacity - 1;
+  for (const auto& [w, kind] : words_) {
+    if (kind == 0) continue;
+    std::size_t k = word_hash(w) & word_mask_;
+    while (!word_slots_[k].word.empty()) k = (k + 1) & word_mask_;
+    word_slots_[k] = WordSlot{w, kind};
+  }
   prefixes_.assign(1 << 16, 0);
   for (const auto& [w, kind] : words_)
     if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] |= length_bit(w.size());
@@ -498,14 +508,16 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
     }
     std::size_t j = i;
     bool digit = false;
-    while (j < n && separator(j) == 0) {
-      digit |= text[j] >= '0' && text[j] <= '9';
+    while (j < n) {
+      const auto c = static_cast<unsigned char>(text[j]);
+      const unsigned char b = kByteClass[c];
+      if (b == 1 || (b == kSpecialByte && separator(j) > 0)) break;
+      digit |= static_cast<unsigned char>(c - '0') < 10;
       ++j;
     }
     unsigned char kind = digit ? kMarker : 0;
     if (!digit && has_prefix(text, i, j)) {
-      auto it = words_.find(text.substr(i, j - i));
-      if (it != words_.end()) kind = it->second;
+      kind = word_kind(text.substr(i, j - i));
     }
     if (kind & kMarker) {
       if (try_at(text, i, m)) {

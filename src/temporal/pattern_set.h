@@ -93,6 +93,27 @@ class PatternSet {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, unsigned char, Hash, std::equal_to<>> words_;
+  // words_ again, as an open-addressed table (linear probing, at most half
+  // full) read by the word scan: one cheap hash and usually one comparison
+  // per word looked up, no list to follow.
+  struct WordSlot {
+    std::string word;  // empty: a free slot
+    unsigned char kind = 0;
+  };
+  std::vector<WordSlot> word_slots_;
+  std::size_t word_mask_ = 0;
+  static std::size_t word_hash(std::string_view w) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+    for (const char c : w) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+  unsigned char word_kind(std::string_view w) const {
+    for (std::size_t k = word_hash(w) & word_mask_;; k = (k + 1) & word_mask_) {
+      const WordSlot& slot = word_slots_[k];
+      if (slot.word.empty()) return 0;
+      if (slot.word == w) return slot.kind;
+    }
+  }
   // The first two bytes and the length of every word of words_: most prose
   // words are rejected by this bit test before any hashing. For each pair of
   // first bytes, bit min(length, 31) is set for the lengths of its words.
