@@ -1,6 +1,7 @@
 #include "temporal/pattern_set.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <fstream>
 #include <sstream>
@@ -337,9 +338,20 @@ bool is_context_class(std::string_view c) {
   return false;
 }
 
-bool word_byte(unsigned char c) {
+constexpr bool word_byte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
+
+// What a byte is to next_match's word scan: 0 a word byte, 1 a separator of
+// one byte, kSpecialByte a lead byte whose character decides (0xC2: « »;
+// 0xE2: general punctuation).
+constexpr unsigned char kSpecialByte = 2;
+constexpr std::array<unsigned char, 256> kByteClass = [] {
+  std::array<unsigned char, 256> t{};
+  for (int c = 0; c < 256; ++c) t[c] = word_byte(static_cast<unsigned char>(c)) ? 0 : 1;
+  t[0xC2] = t[0xE2] = kSpecialByte;
+  return t;
+}();
 
 // Splits a phrase or a regex source into its runs of letters (tag names,
 // escapes and character classes of a regex are skipped).
@@ -443,9 +455,19 @@ void PatternSet::index_words(const Lexicon& lexicon) {
     set_->Match(word, &alone);
     if (!alone.empty()) kind |= kMarker;
   }
-  prefixes_.assign(1 << 16, false);
+  std::size_t capacity = 16;
+  while (capacity < 2 * words_.size()) capacity *= 2;
+  word_slots_.assign(capacity, WordSlot{});
+  word_mask_ = capacity - 1;
+  for (const auto& [w, kind] : words_) {
+    if (kind == 0) continue;
+    std::size_t k = word_hash(w) & word_mask_;
+    while (!word_slots_[k].word.empty()) k = (k + 1) & word_mask_;
+    word_slots_[k] = WordSlot{w, kind};
+  }
+  prefixes_.assign(1 << 16, 0);
   for (const auto& [w, kind] : words_)
-    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] = true;
+    if (kind != 0) prefixes_[prefix_key(w, 0, w.size())] |= length_bit(w.size());
 }
 
 bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) const {
@@ -467,7 +489,7 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
   // a word character. So "Natal»" and "“Agora" are words we know.
   auto separator = [&text, n](std::size_t k) -> std::size_t {
     const auto c = static_cast<unsigned char>(text[k]);
-    if (c < 0x80) return word_byte(c) ? 0 : 1;
+    if (const unsigned char b = kByteClass[c]; b != kSpecialByte) return b;
     if (c == 0xC2 && k + 1 < n) {
       const auto d = static_cast<unsigned char>(text[k + 1]);
       return d == 0xAB || d == 0xBB ? 2 : 0;  // « »; other signs ("©2001") stay glued
@@ -486,14 +508,16 @@ bool PatternSet::next_match(std::string_view text, std::size_t from, Match* m) c
     }
     std::size_t j = i;
     bool digit = false;
-    while (j < n && separator(j) == 0) {
-      digit |= text[j] >= '0' && text[j] <= '9';
+    while (j < n) {
+      const auto c = static_cast<unsigned char>(text[j]);
+      const unsigned char b = kByteClass[c];
+      if (b == 1 || (b == kSpecialByte && separator(j) > 0)) break;
+      digit |= static_cast<unsigned char>(c - '0') < 10;
       ++j;
     }
     unsigned char kind = digit ? kMarker : 0;
     if (!digit && has_prefix(text, i, j)) {
-      auto it = words_.find(text.substr(i, j - i));
-      if (it != words_.end()) kind = it->second;
+      kind = word_kind(text.substr(i, j - i));
     }
     if (kind & kMarker) {
       if (try_at(text, i, m)) {
@@ -535,8 +559,31 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
   std::size_t b = a + found.size();
   --b;
   while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+  if (a >= b) return false;
+  const std::string_view span = text.substr(a, b - a);
+  SpanClass c;
+  {
+    std::lock_guard<std::mutex> lock(span_cache_mutex_);
+    if (auto it = span_cache_.find(span); it != span_cache_.end()) c = it->second;
+    else c.dropped = std::string_view::npos;
+  }
+  if (c.dropped == std::string_view::npos) {
+    c = classify(text, a, b);
+    std::lock_guard<std::mutex> lock(span_cache_mutex_);
+    if (span_cache_.size() >= kSpanCacheSize) span_cache_.clear();
+    span_cache_.emplace(std::string(span), c);
+  }
+  if (c.pattern < 0) return false;
+  m->start = a + c.dropped;
+  m->end = b;
+  m->pattern = c.pattern;
+  return true;
+}
+
+PatternSet::SpanClass PatternSet::classify(std::string_view text, std::size_t a, std::size_t b) const {
   // The span may open with prepositions the pattern itself does not spell
   // out: drop them one word at a time until a pattern matches it.
+  const std::size_t first = a;
   std::vector<int> hits;
   while (a < b) {
     set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
@@ -546,11 +593,11 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
     a = sp;
     while (a < b && text[a] == ' ') ++a;
   }
-  if (hits.empty()) return false;
-  m->start = a;
-  m->end = b;
-  m->pattern = *std::min_element(hits.begin(), hits.end());
-  return true;
+  SpanClass c;
+  if (hits.empty()) return c;
+  c.dropped = a - first;
+  c.pattern = *std::min_element(hits.begin(), hits.end());
+  return c;
 }
 
 }  // namespace cronista::temporal

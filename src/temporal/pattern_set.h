@@ -19,8 +19,11 @@
 #include <re2/re2.h>
 #include <re2/set.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -90,18 +93,56 @@ class PatternSet {
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   std::unordered_map<std::string, unsigned char, Hash, std::equal_to<>> words_;
-  // The first two bytes of every word of words_: most prose words are
-  // rejected by this bit test before any hashing.
+  // words_ again, as an open-addressed table (linear probing, at most half
+  // full) read by the word scan: one cheap hash and usually one comparison
+  // per word looked up, no list to follow.
+  struct WordSlot {
+    std::string word;  // empty: a free slot
+    unsigned char kind = 0;
+  };
+  std::vector<WordSlot> word_slots_;
+  std::size_t word_mask_ = 0;
+  static std::size_t word_hash(std::string_view w) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+    for (const char c : w) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    return static_cast<std::size_t>(h ^ (h >> 32));
+  }
+  unsigned char word_kind(std::string_view w) const {
+    for (std::size_t k = word_hash(w) & word_mask_;; k = (k + 1) & word_mask_) {
+      const WordSlot& slot = word_slots_[k];
+      if (slot.word.empty()) return 0;
+      if (slot.word == w) return slot.kind;
+    }
+  }
+  // The first two bytes and the length of every word of words_: most prose
+  // words are rejected by this bit test before any hashing. For each pair of
+  // first bytes, bit min(length, 31) is set for the lengths of its words.
   static std::size_t prefix_key(std::string_view t, std::size_t i, std::size_t j) {
     const unsigned char a = static_cast<unsigned char>(t[i]);
     const unsigned char b = j > i + 1 ? static_cast<unsigned char>(t[i + 1]) : 0;
     return (static_cast<std::size_t>(a) << 8) | b;
   }
-  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const { return prefixes_[prefix_key(t, i, j)]; }
-  std::vector<bool> prefixes_;
+  static std::uint32_t length_bit(std::size_t length) { return std::uint32_t{1} << std::min<std::size_t>(length, 31); }
+  bool has_prefix(std::string_view t, std::size_t i, std::size_t j) const {
+    return (prefixes_[prefix_key(t, i, j)] & length_bit(j - i)) != 0;
+  }
+  std::vector<std::uint32_t> prefixes_;
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
   std::unique_ptr<RE2::Set> set_;
+  // Which pattern classifies a span, by the span's text: the same
+  // expressions recur ("2010", "em 2009", "hoje"), and the set's match over
+  // a span costs more than the lookup. The value is the number of leading
+  // bytes (prepositions) dropped and the pattern, -1 for none. Emptied when
+  // it reaches kSpanCacheSize spans, so it stays small on ever-new text.
+  struct SpanClass {
+    std::size_t dropped = 0;
+    int pattern = -1;
+  };
+  static constexpr std::size_t kSpanCacheSize = std::size_t{1} << 14;
+  SpanClass classify(std::string_view text, std::size_t a, std::size_t b) const;
+  mutable std::mutex span_cache_mutex_;
+  mutable std::unordered_map<std::string, SpanClass, Hash, std::equal_to<>> span_cache_;
   int combined_compilations_ = 0;
 };
 

@@ -49,8 +49,9 @@ void Composition::read_facts() {
     const Token& t = tk[i];
     const std::string& w = t.text;
     if (t.get("HABITUAL")) f.habitual = true;
-    // Numeric dates: 06/06/1944, 6.6.1944, 6-6-44, 1944-06-06, 06/1944.
-    if (!t.number && !w.empty() && w[0] >= '0' && w[0] <= '9') {
+    // Numeric dates: 06/06/1944, 6.6.1944, 6-6-44, 1944-06-06, 06/1944 (not a
+    // phrase of the lexicon that opens with a digit: "2.ª feira").
+    if (!t.number && t.entries == nullptr && !w.empty() && w[0] >= '0' && w[0] <= '9') {
       int a = -1, b = -1, c = -1;
       char s1 = 0, s2 = 0;
       char tail[8] = {0};
@@ -284,6 +285,17 @@ void Composition::read_facts() {
     }
     if (t.get("MOD_BEFORE_LAST")) {
       f.rel = -2, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
+      continue;
+    }
+    // "quarta agora": after a weekday, the coming one, as "que vem" says.
+    if (t.get("WEEKDAY_COMING") && i > 0 && (tk[i - 1].get("WEEKDAY") || tk[i - 1].get("WEEKDAY_SHORT"))) {
+      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
+      continue;
+    }
+    // "para a semana": the unit and its "next" in one phrase.
+    if (const std::string* v = t.get("NEXT_UNIT")) {
+      f.unit = *v;
+      f.rel = 1, f.rel_kind = Facts::RelKind::Deictic, f.rel_this = false;
       continue;
     }
     if (const std::string* v = t.get("REF")) {

@@ -449,6 +449,13 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
             lex_.lookup(t.substr(next->start, next->end - next->start)) == nullptr)
           continue;
       }
+      // "para a Semana" inside a sentence, the unit capitalised, names a paper or an
+      // event ("nem hei de inventar para a Semana novidade"), not the next week.
+      if (lex_.in_class(t.substr(start, end - start), "NEXT_UNIT")) {
+        std::size_t last = end;
+        while (last > start && !is_space(t[last - 1])) --last;
+        if (last > start && is_upper_at(text, last - 1)) continue;
+      }
       // Right before, no preposition between: "Lei n.º 8/2017", not "a lei de 06/06/1944".
       if (is_digit(t[start]) && in_class_word(t, word_before(t, start), "NEG_BEFORE_NUMBER")) continue;
       bool bare_number = true;
@@ -464,7 +471,14 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       }
       if (is_counted_quantity(t, start, end)) continue;
       if (is_numeric_noise(lex_, text, t, start, end)) continue;
-      if (!weekday_sense(lex_, text, t, start, end)) continue;
+      if (!weekday_sense(lex_, text, t, start, end)) {
+        // What follows the word that is no weekday may be an expression of
+        // its own ("quer a segunda agora").
+        std::size_t next = start;
+        while (next < end && !is_space(t[next])) ++next;
+        if (next < end) pos = next;
+        continue;
+      }
       if (harem_start == start && is_digit(t[start]) && in_name(text, t, start)) {
         // "Coimbra 2006"; "CCB 15 Anos" when the title-case goes on through the match.
         std::size_t last = end;

@@ -46,6 +46,19 @@ bool verb_ending(const Lexicon& lex, std::string_view w) {
 
 bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t, std::size_t start,
                    std::size_t end) {
+  if (t[start] >= '0' && t[start] <= '9') {
+    // "2.ª feira": a weekday, unless a capitalised "Feira" goes on into a
+    // name ("a 6.ª Feira do Livro", "a 2.ª Feira Medieval").
+    std::size_t w = start;
+    while (w < end && t[w] != ' ' && t[w] != '-') ++w;
+    while (w < end && (t[w] == ' ' || t[w] == '-')) ++w;
+    if (w >= end || !lex.in_class(t.substr(start, word_end(t, w) - start), "WEEKDAY") || !is_upper_at(text, w - 1))
+      return true;
+    std::size_t next = end;
+    while (next < t.size() && t[next] == ' ') ++next;
+    const std::string_view after = t.substr(next, word_end(t, next) - next);
+    return !(is_upper_at(text, next - 1) || lex.in_class(after, "RANGE_FROM"));
+  }
   std::size_t we = word_end(t, start);
   if (we < t.size() && t[we] == '.' && lex.lookup(t.substr(start, we + 1 - start))) ++we;  // "qui."
   const std::string_view word = t.substr(start, we - start);
@@ -65,12 +78,14 @@ bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t
   // Tied by the pattern to a modifier, a date, a clock time or a week.
   std::size_t next = we;
   while (next < t.size() && t[next] == ' ') ++next;
-  if (next < end) return true;
+  // "quarta agora" ties it less: "a segunda agora" is still an ordinal.
+  const bool coming = next < end && lex.in_class(t.substr(next, end - next), "WEEKDAY_COMING");
+  if (next < end && !coming) return true;
   // After an article ("a segunda", "uma quarta"), it counts something.
   if (prev < prev_end && lex.in_class(t.substr(prev, prev_end - prev), "ARTICLE")) return false;
   if (prev < prev_end && (t.substr(prev, prev_end - prev) == "um" || t.substr(prev, prev_end - prev) == "uma"))
     return false;
-  if (next >= t.size()) return true;
+  if (coming || next >= t.size()) return true;
   const char c = t[next];
   if (c == ',' || c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == ')' || c == '"') return true;
   if (c >= '0' && c <= '9') return true;  // "seg 9h", "sexta 14/10": a time or a date follows
@@ -78,6 +93,14 @@ bool weekday_sense(const Lexicon& lex, std::string_view text, std::string_view t
   if (ne == next) return false;
   const std::string_view after = t.substr(next, ne - next);
   if (lex.in_class(after, "WEEKDAY_FOLLOWER")) return true;
+  // "deixa pra sexta que a gente resolve", "desde segunda que chove": a
+  // preposition before, no article, and a conjunction after; an ordinal
+  // there would count the noun after it ("subiu para sexta posição").
+  if (prev < prev_end && lex.in_class(after, "CLAUSE_CONJUNCTION")) {
+    const std::string_view before = t.substr(prev, prev_end - prev);
+    for (std::string_view cls : {"TARGET_PREPOSITION", "LEANS_FUTURE", "DIRECTION_PAST"})
+      if (lex.in_class(before, cls)) return true;
+  }
   // "a gente": two-word followers.
   if (std::size_t n2 = word_end(t, ne + 1); ne + 1 < t.size() && t[ne] == ' ' &&
                                             lex.in_class(t.substr(next, n2 - next), "WEEKDAY_FOLLOWER"))

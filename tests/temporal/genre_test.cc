@@ -161,5 +161,38 @@ TEST(EverydayForms, TheNearFutureOfSpeechIsAFutureReference) {
   });
 }
 
+// No expression holds `word` ("sexta" in "caiu para sexta posição").
+void expect_no_expression_over(const std::string& text, const std::string& word) {
+  for (const auto& e : tagger_for(Genre::Colloquial).tag(text, kTuesday))
+    EXPECT_EQ(e.text.find(word), std::string::npos) << text << ": " << e.text;
+}
+
+// More readings of each form are in tests/data/phrases/pt-everyday.tsv.
+TEST(EverydayForms, AShortWeekdayBetweenAPrepositionAndAConjunctionIsADay) {
+  expect_readings({{Genre::Colloquial, "Deixa pra sexta que a gente resolve.", "sexta", "2013-02-15"},
+                   {Genre::Colloquial, "Desde segunda que chove sem parar.", "segunda", "2013-02-11"}});
+  // No conjunction: an ordinal counting the noun after it.
+  expect_no_expression_over("O time caiu para sexta posição.", "sexta");
+}
+
+TEST(EverydayForms, ParaASemanaIsNextWeekUnlessTheWeekItIsFor) {
+  expect_readings({{Genre::News, "Para a semana há reunião de condomínio.", "Para a semana", "2013-W08"}});
+  expect_no_expression_over("Fizemos planos para a semana de provas.", "semana");
+}
+
+TEST(EverydayForms, AWeekdayWrittenWithADigitOrdinalIsThatWeekday) {
+  expect_readings({{Genre::Colloquial, "A reunião é na 2.ª feira.", "2.ª feira", "2013-02-18"},
+                   {Genre::Colloquial, "Fechado na 6ª-feira para balanço.", "6ª-feira", "2013-02-15"}});
+  // A capitalised "Feira" going on into a name is a fair.
+  expect_no_expression_over("A 6.ª Feira do Livro abriu as portas.", "Feira");
+}
+
+TEST(EverydayForms, AWeekdayFollowedByAgoraIsTheComingOne) {
+  expect_readings({{Genre::Colloquial, "A gente se vê quarta agora.", "quarta agora", "2013-02-13"},
+                   // After an article it counts something, and "agora" is the present.
+                   {Genre::Colloquial, "Ganhou a primeira e quer a segunda agora.", "agora", "PRESENT_REF"}});
+  expect_no_expression_over("Ganhou a primeira e quer a segunda agora.", "segunda");
+}
+
 }  // namespace
 }  // namespace cronista::temporal

@@ -109,6 +109,33 @@ TEST(PatternSet, MatchesOnlyWholeWordsLongestFirst) {
   EXPECT_EQ((*set)->patterns()[m.pattern].id, "B");
 }
 
+TEST(PatternSet, ARecurringExpressionIsFoundAndClassifiedAlikeWhereverItRecurs) {
+  // The second and third "em maio" are classified from the first: the
+  // preposition the pattern does not spell out is dropped at each place.
+  Lexicon lex = small_lexicon();
+  std::vector<Pattern> p(2);
+  p[0].id = "A";
+  p[0].regex = "tag_MONTH";
+  p[1].id = "B";
+  p[1].regex = "tag_MONTH de tag_YEAR";
+  auto set = PatternSet::build(p, lex);
+  ASSERT_TRUE(set.ok()) << set.status().message();
+  const std::string text = " em maio saiu; voltou em maio de 1998 e partiu em maio, em maio de 1998. ";
+  std::vector<std::pair<std::string, std::string>> found;  // (expression, pattern)
+  std::vector<std::size_t> starts;
+  PatternSet::Match m;
+  for (std::size_t pos = 0; (*set)->next_match(text, pos, &m); pos = m.end) {
+    found.emplace_back(text.substr(m.start, m.end - m.start), (*set)->patterns()[m.pattern].id);
+    starts.push_back(m.start);
+  }
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"maio", "A"}, {"maio de 1998", "B"}, {"maio", "A"}, {"maio de 1998", "B"}};
+  EXPECT_EQ(found, expected);
+  std::vector<std::size_t> at;
+  for (std::size_t k = text.find("maio"); k != std::string::npos; k = text.find("maio", k + 1)) at.push_back(k);
+  EXPECT_EQ(starts, at);
+}
+
 TEST(PatternSet, ShippedPatternsCompileTheirCombinedProgramOnce) {
   // The memory budget of the combined program is set from an estimate of
   // its size, so that it is compiled once; an estimate gone stale with the

@@ -13,6 +13,28 @@ TEST(TextFold, LowerCasesAccentedCapitalsKeepingOffsets) {
   EXPECT_EQ(out, "época março ângulo ç às");
 }
 
+TEST(TextFold, EveryAsciiByteFoldsAsAloneWhereverItFallsInARun) {
+  // Long runs of ASCII are folded several bytes at a time: each of the 128
+  // ASCII bytes, at each offset of a run and next to accented letters, folds
+  // as it does alone (capitals to small letters, white space to ' ').
+  auto alone = [](unsigned char c) -> char {
+    if (c >= 'A' && c <= 'Z') return static_cast<char>(c + 32);
+    if (c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') return ' ';
+    return static_cast<char>(c);
+  };
+  for (std::size_t offset = 0; offset < 9; ++offset) {
+    std::string in = std::string(offset, 'X') + "Não";
+    std::string expected = std::string(offset, 'x') + "não";
+    for (int c = 0; c < 128; ++c) {
+      in.push_back(static_cast<char>(c));
+      expected.push_back(alone(static_cast<unsigned char>(c)));
+    }
+    in += "ÀS 9H EM MARÇO";
+    expected += "às 9h em março";
+    EXPECT_EQ(fold_text(in), expected) << "offset " << offset;
+  }
+}
+
 TEST(TextFold, NoBreakSpaceBecomesTwoSpaces) {
   EXPECT_EQ(fold_text("6\xC2\xA0" "de junho"), "6  de junho");
 }
