@@ -36,6 +36,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
   for (const Finished& f : completions_) x.completions.emplace_back(f.claim, f.downloaded);
   x.claims = claims;
+  x.held = fetching();
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;
   if (reply.offered.ok()) offers_.clear();

@@ -52,8 +52,9 @@ struct SharedExchange {
   // of the budget returns.
   std::vector<std::pair<SharedClaim, bool>> completions;
   // Then up to this many claims: the best URLs of hosts no other worker
-  // holds and politeness allows now, one per host.
-  std::size_t claims = 0;
+  // holds and politeness allows now, one per host; `held`: the hosts this
+  // worker holds (claimed, not released), as its share of the hosts counts them.
+  std::size_t claims = 0, held = 0;
 };
 
 struct SharedPull {

@@ -68,6 +68,7 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& [c, downloaded] : x.completions) e.settles.emplace_back(to_claim(c), !downloaded);
     e.claims = static_cast<int>(x.claims);
+    e.held = static_cast<int>(x.held);
     auto r = f_->exchange(e);
     crawler::SharedReply out;
     out.offered = r.added.ok() ? move_up(x.offers, e.add, r.linked) : r.added;

@@ -82,9 +82,12 @@ table.insert(linked, 1, added)
 return linked
 )lua";
 
-// ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n. Claims up to n
-// URLs, each the best of another ready host, best first: the same as n
-// claims of one in a row. With an address gap, a claimed host's address is
+// ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held. Claims up
+// to n URLs, each the best of another ready host, best first: the same as n
+// claims of one in a row. A worker holding `held` hosts gets no more than
+// its share of the hosts with queues (their number over the workers seen
+// within a lease), so that one worker releasing and claiming in one round
+// trip does not keep every host from the others. With an address gap, a claimed host's address is
 // busy until the host is released (or its lease ends), so that hosts on one
 // address are fetched one at a time (and one claim takes one host of an
 // address). Returns {'url', now, then url, host, score for each claim} |
@@ -95,7 +98,7 @@ return linked
 constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
-local address_gap, want = tonumber(ARGV[5]), tonumber(ARGV[6])
+local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, 256)) do
@@ -143,6 +146,10 @@ if #ready == 0 then
   end
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
+local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
+local share = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
+want = math.min(want, share - held)
+if want <= 0 then return {'wait', tostring(now + 20), tostring(now)} end
 table.sort(ready, function(a, b) return a[2] < b[2] end)
 local out = {'url', tostring(now)}
 local left = budget and tonumber(budget)
@@ -383,13 +390,18 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std:
   return added;
 }
 
-std::vector<std::string> SharedFrontier::claim_args(int n) const {
-  return {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan),
-          std::to_string(options_.address_gap_ms), std::to_string(std::max(1, n))};
+std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
+  return {prefix(),
+          options_.worker_id,
+          std::to_string(options_.lease_ms),
+          std::to_string(options_.scan),
+          std::to_string(options_.address_gap_ms),
+          std::to_string(std::max(1, n)),
+          std::to_string(std::max(0, held))};
 }
 
-Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n) {
-  return claims_of(redis_->script(kClaimScript, {}, claim_args(n)));
+Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {
+  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held)));
 }
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
@@ -408,7 +420,7 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     calls.push_back(Call{&kAddScript, add_args(x.add, i, std::min(kAddBatch, x.add.size() - i))});
   for (const auto& [c, address] : x.releases) calls.push_back(Call{&kReleaseScript, release_args(c, address)});
   for (const auto& [c, refund] : x.settles) calls.push_back(Call{&kSettleScript, settle_args(c, refund)});
-  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims)});
+  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;

@@ -108,7 +108,10 @@ class SharedFrontier {
   Result<std::variant<Claim, NoClaim>> claim();
   // Up to `n` claims at once, each of another host, best first: as `n`
   // claim() calls in a row, in one atomic script (none when it says why).
-  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n);
+  // A worker holding `held` hosts (claimed, not released) gets at most its
+  // share of the hosts with queues, their number over the workers that
+  // claimed within a lease (a 'wait' when it holds its share).
+  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0);
 
   // The transfer of a claimed URL has ended (whatever its outcome): the
   // host and its address are ready again after their gaps from now, and the
@@ -169,6 +172,7 @@ class SharedFrontier {
     std::vector<std::pair<Claim, std::string>> releases;
     std::vector<std::pair<Claim, bool>> settles;
     int claims = 0;
+    int held = 0;  // hosts this worker holds, for claim_up_to()
   };
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
@@ -188,7 +192,7 @@ class SharedFrontier {
   std::string prefix() const { return "cronista:" + options_.crawl_id + ":"; }
   static constexpr std::size_t kAddBatch = 256;  // URLs per add script
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
-  std::vector<std::string> claim_args(int n) const;
+  std::vector<std::string> claim_args(int n, int held) const;
   std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
   std::vector<std::string> settle_args(const Claim& c, bool refund) const;
 
