@@ -355,7 +355,7 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
   const auto& e = r->elements;
   if (e.empty()) return Result<Out>::Error("claiming URLs: empty reply from Redis");
   NoClaim none;
-  if (e[0].str == "url" && e.size() >= 5) {
+  if (e[0].str == "url" && e.size() >= 2) {
     const std::int64_t now = std::stoll(e[1].str);
     std::vector<Claim> claims;
     for (std::size_t i = 2; i + 2 < e.size(); i += 3) {
