@@ -1382,7 +1382,6 @@ void Crawl::take_slot(Clock::time_point now) {
 
 void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
-  if (shared_->fetching() >= want) return;
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
     auto u = CanonicalUrl::parse(c.url);
@@ -1542,6 +1541,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     for (AnalysisResult& r : pool_->take()) on_analysed(std::move(r));
     maybe_resolve(wall_seconds(), false);
     dispatch();
+    if (shared_) pump_shared();  // what this turn buffered, when dispatch() did not send it
     if (in_flight_.empty() && pool_->pending() == 0) {
       if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) {
         end_reason = "max-fetches";

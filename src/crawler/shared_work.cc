@@ -26,51 +26,67 @@ void SharedCrawl::failed(const Status& s) {
   next_try_ = SteadyClock::now() + kRetryEvery;
 }
 
-bool SharedCrawl::flush() {
-  // Links first: a host is released only once what its page offered is
-  // queued, so that no worker finds the crawl empty meanwhile.
-  if (!offers_.empty()) {
-    if (Status s = work_->add(offers_); !s.ok()) return failed(s), false;
-    offers_.clear();
+bool SharedCrawl::send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept) {
+  if (offers_.empty() && releases_.empty() && completions_.empty() && claims == 0) return true;
+  // Links first: the server queues what a page offered before it frees
+  // the page's host or settles its URL, so that no worker finds the crawl
+  // empty meanwhile.
+  SharedExchange x;
+  x.offers = offers_;
+  for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
+  for (const Finished& f : completions_) x.completions.emplace_back(f.claim, f.downloaded);
+  x.claims = claims;
+  x.held = fetching();
+  SharedReply reply = work_->exchange(x);
+  Status first = reply.offered;
+  if (reply.offered.ok()) offers_.clear();
+  // What was not taken stays buffered and goes again (each is safe to repeat).
+  auto keep_failed = [&](auto* buffer, const std::vector<Status>& done) {
+    std::size_t i = 0;
+    std::erase_if(*buffer, [&](const auto&) {
+      const Status& s = done[i++];
+      if (!s.ok() && first.ok()) first = s;
+      return s.ok();
+    });
+  };
+  keep_failed(&releases_, reply.released);
+  keep_failed(&completions_, reply.completed);
+  if (claims > 0) {
+    if (!reply.pull.ok()) {
+      if (first.ok()) first = reply.pull.status();
+    } else {
+      last_ = reply.pull->why;
+      const auto now = SteadyClock::now();
+      if (reply.pull->why != SharedPull::Why::kClaimed) {
+        // Nothing to take: ask again when the earliest host may be ready (a
+        // leased host's time is its lease's end, so at least every 50 ms: a
+        // release comes earlier), or a little later when the queues are empty.
+        next_try_ = now + (reply.pull->why == SharedPull::Why::kWait
+                               ? std::clamp(reply.pull->wait, std::chrono::milliseconds(1), std::chrono::milliseconds(50))
+                               : std::chrono::milliseconds(20));
+      } else if (reply.pull->claims.size() < claims) {
+        // Every ready host was taken: none is ready before a release (this
+        // worker's own ends the pause at once).
+        next_try_ = now + std::chrono::milliseconds(20);
+      }
+      for (const SharedClaim& c : reply.pull->claims) {
+        held_.emplace(c.url, c);
+        if (!accept(c)) {
+          // Known here already (this worker fetched it before a restart of the
+          // shared frontier's view of it): nothing to download.
+          held_.erase(c.url);
+          completions_.push_back(Finished{c, false, 0});
+        }
+      }
+    }
   }
-  while (!releases_.empty()) {
-    if (Status s = work_->release(releases_.back().claim, releases_.back().address); !s.ok()) return failed(s), false;
-    releases_.pop_back();
-  }
-  while (!completions_.empty()) {
-    const Finished& f = completions_.back();
-    if (Status s = work_->complete(f.claim, f.downloaded); !s.ok()) return failed(s), false;
-    completions_.pop_back();
-  }
+  if (!first.ok()) return failed(first), false;
   return true;
 }
 
 void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
-  const auto now = SteadyClock::now();
-  if (now < next_try_) return;
-  if (!flush()) return;
-  while (fetching() < want) {
-    auto pull = work_->claim();
-    if (!pull.ok()) return failed(pull.status());
-    last_ = pull->why;
-    if (pull->why != SharedPull::Why::kClaimed) {
-      // Nothing to take: ask again when the earliest host may be ready (a
-      // leased host's time is its lease's end, so at least every 50 ms: a
-      // release comes earlier), or a little later when the queues are empty.
-      next_try_ = now + (pull->why == SharedPull::Why::kWait
-                             ? std::clamp(pull->wait, std::chrono::milliseconds(1), std::chrono::milliseconds(50))
-                             : std::chrono::milliseconds(20));
-      break;
-    }
-    held_.emplace(pull->claim.url, pull->claim);
-    if (!accept(pull->claim)) {
-      // Known here already (this worker fetched it before a restart of the
-      // shared frontier's view of it): nothing to download.
-      held_.erase(pull->claim.url);
-      completions_.push_back(Finished{pull->claim, false, 0});
-    }
-  }
-  succeeded();
+  if (SteadyClock::now() < next_try_) return;
+  if (send(want > fetching() ? want - fetching() : 0, accept)) succeeded();
 }
 
 std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
@@ -104,7 +120,6 @@ void SharedCrawl::transfer_ended(const std::string& url, const std::string& addr
   releases_.push_back(Release{it->second, address});
   // A wait for a host may end with this release: claim again at once.
   if (!failing_since_) next_try_ = SteadyClock::now();
-  if (SteadyClock::now() >= next_try_ && flush()) succeeded();
 }
 
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
@@ -113,11 +128,9 @@ void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_
   if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
   uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
   held_.erase(it);
-  if (SteadyClock::now() >= next_try_ && flush()) succeeded();
 }
 
 void SharedCrawl::committed(std::uint64_t job) {
-  bool any = false;
   for (auto it = uncommitted_.begin(); it != uncommitted_.end();) {
     if (it->job > job) {
       ++it;
@@ -125,9 +138,7 @@ void SharedCrawl::committed(std::uint64_t job) {
     }
     completions_.push_back(std::move(*it));
     it = uncommitted_.erase(it);
-    any = true;
   }
-  if (any && SteadyClock::now() >= next_try_ && flush()) succeeded();
 }
 
 std::optional<std::string> SharedCrawl::ended(bool idle) const {
@@ -148,7 +159,7 @@ std::size_t SharedCrawl::stop() {
     released_.erase(it->first);
     it = held_.erase(it);
   }
-  flush();
+  send(0, [](const SharedClaim&) { return true; });
   const std::size_t left = held() + offers_.size() + releases_.size() + completions_.size();
   if (left > 0)
     std::fprintf(stderr,

@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "temporal/status.h"
@@ -39,10 +40,33 @@ struct SharedRobots {
   std::string body;
 };
 
+// What one round trip to the shared frontier carries, done in this order.
+struct SharedExchange {
+  std::vector<SharedUrl> offers;  // to queue (a queued one moves up: its backlinks are counted over all workers)
+  // Claimed URLs whose transfer has ended: each host is free to the others
+  // after the politeness gap; the URL stays claimed until completed. With
+  // the server's address the transfer reached ("" if none), so that hosts
+  // on one address are paced together.
+  std::vector<std::pair<SharedClaim, std::string>> releases;
+  // Claimed URLs done with (stored); `false`: it gave no page and its page
+  // of the budget returns.
+  std::vector<std::pair<SharedClaim, bool>> completions;
+  // Then up to this many claims: the best URLs of hosts no other worker
+  // holds and politeness allows now, one per host; `held`: the hosts this
+  // worker holds (claimed, not released), as its share of the hosts counts them.
+  std::size_t claims = 0, held = 0;
+};
+
 struct SharedPull {
   enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
-  SharedClaim claim;                // with kClaimed
+  std::vector<SharedClaim> claims;   // with kClaimed
   std::chrono::milliseconds wait{};  // with kWait: until the earliest host may be ready
+};
+
+struct SharedReply {
+  Status offered;                          // the offers were all queued
+  std::vector<Status> released, completed;  // one per release and completion
+  Result<SharedPull> pull = SharedPull{};  // with claims > 0
 };
 
 class SharedWork {
@@ -54,19 +78,9 @@ class SharedWork {
   // completed, any other returns to the queues.
   virtual Status join(std::int64_t max_pages,
                       const std::function<std::optional<bool>(const std::string& url)>& finished_here) = 0;
-  // Queues the URLs never seen by the crawl; a queued one moves up to a
-  // better priority: its backlinks are counted over all workers.
-  virtual Status add(const std::vector<SharedUrl>& urls) = 0;
-  // The best URL of a host no other worker holds and politeness allows now.
-  virtual Result<SharedPull> claim() = 0;
-  // The claimed URL's transfer has ended: its host is free to the others
-  // after the politeness gap; the URL stays claimed until complete().
-  // `address`: the server's address the transfer reached ("" if none), so
-  // that hosts on one address are paced together.
-  virtual Status release(const SharedClaim& claim, const std::string& address) = 0;
-  // The claimed URL is done with (stored); `downloaded` false: it gave no
-  // page and its page of the budget returns.
-  virtual Status complete(const SharedClaim& claim, bool downloaded) = 0;
+  // Sends what the worker has to say and claims, in one round trip when
+  // the implementation can.
+  virtual SharedReply exchange(const SharedExchange& x) = 0;
   // The claimed URL goes back to the queues unfetched.
   virtual Status give_back(const SharedClaim& claim) = 0;
   // The robots.txt of a host as a worker of the crawl fetched it, if it
@@ -96,12 +110,13 @@ class SharedCrawl {
   void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl);
   // Beats the heart when it is time (every turn of the crawl loop).
   void beat();
-  // Sends what is buffered and claims up to `want` URLs,
-  // handing each to `accept` (false: the worker has it already; it is
-  // completed at once).
+  // Sends what is buffered (found URLs, releases, completions) and claims
+  // up to `want` URLs in flight, in one round trip, handing each claim to
+  // `accept` (false: the worker has it already; it is completed at once).
+  // The crawl loop pumps at every turn, so what a turn buffers leaves together.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
   // The transfer of a claimed URL has ended (not to be retried): its host
-  // is released now, politeness counting from this response, while its
+  // is released at the next pump, politeness counting from then, while its
   // page is analysed and stored.
   void transfer_ended(const std::string& url, const std::string& address = "");
   // A claimed URL left the local frontier for good, in store job `job`: it
@@ -125,7 +140,7 @@ class SharedCrawl {
   std::chrono::steady_clock::time_point next_try() const { return next_try_; }
 
  private:
-  bool flush();
+  bool send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept);
   void failed(const Status& s);
   void succeeded() { failing_since_.reset(); }
 

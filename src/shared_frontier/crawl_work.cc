@@ -17,6 +17,26 @@ Claim to_claim(const crawler::SharedClaim& c) {
   return out;
 }
 
+Result<crawler::SharedPull> pull_of(const Result<std::variant<std::vector<Claim>, NoClaim>>& r) {
+  if (!r.ok()) return r.status();
+  crawler::SharedPull pull;
+  if (const auto* claims = std::get_if<std::vector<Claim>>(&*r)) {
+    pull.why = crawler::SharedPull::Why::kClaimed;
+    for (const Claim& c : *claims) pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority});
+    return pull;
+  }
+  const NoClaim& none = std::get<NoClaim>(*r);
+  switch (none.why) {
+    case NoClaim::Why::kBudgetSpent: pull.why = crawler::SharedPull::Why::kBudgetSpent; break;
+    case NoClaim::Why::kEmpty: pull.why = crawler::SharedPull::Why::kEmpty; break;
+    case NoClaim::Why::kWait:
+      pull.why = crawler::SharedPull::Why::kWait;
+      pull.wait = std::chrono::milliseconds(none.next_ready_ms - none.now_ms);
+      break;
+  }
+  return pull;
+}
+
 class RedisWork : public crawler::SharedWork {
  public:
   explicit RedisWork(std::unique_ptr<SharedFrontier> f) : f_(std::move(f)) {}
@@ -38,16 +58,30 @@ class RedisWork : public crawler::SharedWork {
     return Status::Ok();
   }
 
-  Status add(const std::vector<crawler::SharedUrl>& urls) override {
-    std::vector<QueuedUrl> q;
-    q.reserve(urls.size());
-    for (const auto& u : urls)
-      q.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
-    std::vector<Linked> linked;
-    auto r = f_->add(q, &linked);
-    if (!r.ok()) return r.status();
-    // Queued URLs whose links, counted over all workers, rose: each moves
-    // up to the priority of its count (seen, so only moved, never queued again).
+  // One round trip (SharedFrontier::exchange), and a second only to move
+  // up queued URLs whose links, counted over all workers, rose.
+  crawler::SharedReply exchange(const crawler::SharedExchange& x) override {
+    SharedFrontier::Exchange e;
+    e.add.reserve(x.offers.size());
+    for (const auto& u : x.offers)
+      e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
+    for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
+    for (const auto& [c, downloaded] : x.completions) e.settles.emplace_back(to_claim(c), !downloaded);
+    e.claims = static_cast<int>(x.claims);
+    e.held = static_cast<int>(x.held);
+    auto r = f_->exchange(e);
+    crawler::SharedReply out;
+    out.offered = r.added.ok() ? move_up(x.offers, e.add, r.linked) : r.added;
+    out.released = std::move(r.released);
+    out.completed = std::move(r.settled);
+    if (x.claims > 0) out.pull = pull_of(r.claimed);
+    return out;
+  }
+
+  // Queued URLs whose links, counted over all workers, rose: each moves up
+  // to the priority of its count (seen, so only moved, never queued again).
+  Status move_up(const std::vector<crawler::SharedUrl>& urls, const std::vector<QueuedUrl>& q,
+                 const std::vector<Linked>& linked) {
     std::vector<QueuedUrl> up;
     for (const Linked& l : linked) {
       QueuedUrl u = q[l.index];
@@ -59,33 +93,6 @@ class RedisWork : public crawler::SharedWork {
     auto moved = f_->add(up);
     return moved.ok() ? Status::Ok() : moved.status();
   }
-
-  Result<crawler::SharedPull> claim() override {
-    auto r = f_->claim();
-    if (!r.ok()) return r.status();
-    crawler::SharedPull pull;
-    if (const auto* c = std::get_if<Claim>(&*r)) {
-      pull.why = crawler::SharedPull::Why::kClaimed;
-      pull.claim = crawler::SharedClaim{c->url, c->host, c->priority};
-      return pull;
-    }
-    switch (std::get<NoClaim>(*r).why) {
-      case NoClaim::Why::kBudgetSpent: pull.why = crawler::SharedPull::Why::kBudgetSpent; break;
-      case NoClaim::Why::kEmpty: pull.why = crawler::SharedPull::Why::kEmpty; break;
-      case NoClaim::Why::kWait:
-        pull.why = crawler::SharedPull::Why::kWait;
-        pull.wait = std::chrono::milliseconds(std::get<NoClaim>(*r).next_ready_ms - std::get<NoClaim>(*r).now_ms);
-        break;
-    }
-    return pull;
-  }
-
-  Status release(const crawler::SharedClaim& c, const std::string& address) override {
-    auto r = f_->release(to_claim(c), address);
-    return r.ok() ? Status::Ok() : r.status();
-  }
-
-  Status complete(const crawler::SharedClaim& c, bool downloaded) override { return f_->settle(to_claim(c), !downloaded); }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
 

@@ -104,14 +104,25 @@ Status RedisConnection::connect() {
   return Status::Ok();
 }
 
-Result<RedisReply> RedisConnection::send(const std::vector<std::string>& args) {
+namespace {
+std::vector<const char*> argv_of(const std::vector<std::string>& args, std::vector<std::size_t>* lens) {
   std::vector<const char*> argv;
-  std::vector<std::size_t> lens;
   for (const auto& a : args) {
     argv.push_back(a.data());
-    lens.push_back(a.size());
+    lens->push_back(a.size());
   }
-  auto* reply = static_cast<redisReply*>(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
+  return argv;
+}
+}  // namespace
+
+Result<RedisReply> RedisConnection::send(const std::vector<std::string>& args) {
+  std::vector<std::size_t> lens;
+  auto argv = argv_of(args, &lens);
+  return take(redisCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()));
+}
+
+Result<RedisReply> RedisConnection::take(void* r) {
+  auto* reply = static_cast<redisReply*>(r);
   if (reply == nullptr) {
     const std::string why = ctx_->errstr[0] ? ctx_->errstr : "no reply";
     redisFree(ctx_);
@@ -135,27 +146,72 @@ Result<RedisReply> RedisConnection::command(const std::vector<std::string>& args
   return send(args);
 }
 
+Result<std::string> RedisConnection::sha_of(const std::string& source) {
+  for (const auto& [src, sha] : loaded_)
+    if (src == source) return sha;
+  auto loaded = command({"SCRIPT", "LOAD", source});
+  if (!loaded.ok()) return loaded.status();
+  loaded_.emplace_back(source, loaded->str);
+  return loaded->str;
+}
+
+namespace {
+bool noscript(const Result<RedisReply>& r) {
+  return !r.ok() && r.status().message().find("NOSCRIPT") != std::string::npos;
+}
+}  // namespace
+
 Result<RedisReply> RedisConnection::script(const std::string& source, const std::vector<std::string>& keys,
                                            const std::vector<std::string>& args) {
-  std::string sha;
-  for (const auto& [src, s] : loaded_)
-    if (src == source) sha = s;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    if (sha.empty()) {
-      auto loaded = command({"SCRIPT", "LOAD", source});
-      if (!loaded.ok()) return loaded;
-      sha = loaded->str;
-      loaded_.emplace_back(source, sha);
-    }
-    std::vector<std::string> call = {"EVALSHA", sha, std::to_string(keys.size())};
+    auto sha = sha_of(source);
+    if (!sha.ok()) return sha.status();
+    std::vector<std::string> call = {"EVALSHA", *sha, std::to_string(keys.size())};
     call.insert(call.end(), keys.begin(), keys.end());
     call.insert(call.end(), args.begin(), args.end());
     auto r = command(call);
-    if (r.ok() || r.status().message().find("NOSCRIPT") == std::string::npos) return r;
-    std::erase_if(loaded_, [&](const auto& e) { return e.first == source; });
-    sha.clear();  // the server restarted and forgot it: send it again
+    if (!noscript(r)) return r;
+    std::erase_if(loaded_, [&](const auto& e) { return e.first == source; });  // the server restarted and forgot it
   }
   return Result<RedisReply>::Error("Redis at " + address_.text + " keeps forgetting a script");
+}
+
+std::vector<Result<RedisReply>> RedisConnection::scripts(const std::vector<ScriptCall>& calls) {
+  std::vector<Result<RedisReply>> out;
+  auto fail_rest = [&](const Status& s) {
+    while (out.size() < calls.size()) out.push_back(s);
+    return std::move(out);
+  };
+  std::vector<std::vector<std::string>> commands;
+  for (const auto& c : calls) {
+    auto sha = sha_of(*c.source);
+    if (!sha.ok()) return fail_rest(sha.status());
+    std::vector<std::string> call = {"EVALSHA", *sha, "0"};
+    call.insert(call.end(), c.args.begin(), c.args.end());
+    commands.push_back(std::move(call));
+  }
+  if (ctx_ == nullptr)
+    if (Status s = connect(); !s.ok()) return fail_rest(s);
+  for (const auto& call : commands) {
+    std::vector<std::size_t> lens;
+    auto argv = argv_of(call, &lens);
+    if (redisAppendCommandArgv(ctx_, static_cast<int>(argv.size()), argv.data(), lens.data()) !=
+        REDIS_OK)
+      return fail_rest(take(nullptr).status());
+  }
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    void* reply = nullptr;
+    if (redisGetReply(ctx_, &reply) != REDIS_OK) return fail_rest(take(nullptr).status());
+    out.push_back(take(reply));
+  }
+  // A server restarted since the scripts were loaded forgot them all: each
+  // runs again, in order, loaded anew.
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    if (noscript(out[i])) {
+      std::erase_if(loaded_, [&](const auto& e) { return e.first == *calls[i].source; });
+      out[i] = script(*calls[i].source, {}, calls[i].args);
+    }
+  return out;
 }
 
 }  // namespace cronista::shared_frontier

@@ -6,7 +6,8 @@
 // dropped and the next command reconnects once before failing, so a worker
 // survives a Redis restart. Errors come back as a Status naming the server.
 // Server-side scripts are sent once (SCRIPT LOAD) and run by their SHA-1;
-// after a restart that lost them (NOSCRIPT) they are sent again.
+// after a restart that lost them (NOSCRIPT) they are sent again. Several
+// scripts may go in one round trip (pipelined).
 // Not thread-safe: one connection per thread. Opening one ignores SIGPIPE
 // when the process has left it at its default (see open()).
 #pragma once
@@ -55,12 +56,24 @@ class RedisConnection {
   Result<RedisReply> script(const std::string& source, const std::vector<std::string>& keys,
                             const std::vector<std::string>& args);
 
+  // Runs scripts (no keys) in one round trip: the server runs them in the
+  // order given, each atomically by itself (another client's command may
+  // run between two). One reply per script; after a lost connection the
+  // scripts not answered fail (those sent may have run).
+  struct ScriptCall {
+    const std::string* source = nullptr;
+    std::vector<std::string> args;
+  };
+  std::vector<Result<RedisReply>> scripts(const std::vector<ScriptCall>& calls);
+
   const RedisAddress& address() const { return address_; }
 
  private:
   explicit RedisConnection(RedisAddress address, int timeout_ms) : address_(std::move(address)), timeout_ms_(timeout_ms) {}
   Status connect();
   Result<RedisReply> send(const std::vector<std::string>& args);
+  Result<RedisReply> take(void* reply);  // a reply read from ctx_ (nullptr: the connection is lost)
+  Result<std::string> sha_of(const std::string& source);
 
   RedisAddress address_;
   int timeout_ms_;

@@ -82,16 +82,23 @@ table.insert(linked, 1, added)
 return linked
 )lua";
 
-// ARGV: prefix, worker, lease_ms, scan, address_gap_ms. With an address
-// gap, the claimed host's address is busy until the host is released (or
-// its lease ends), so that hosts on one address are fetched one at a time.
-// Returns {'url', url, host, score, now} | {'budget'} | {'empty'} |
-// {'wait', next_ms, now}. 'empty' (no host has a queue) and 'budget' (no
-// page left) only when no worker has a URL in flight: 'wait' while any has,
-// since its page may still bring links or give its page of the budget back.
+// ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held. Claims up
+// to n URLs, each the best of another ready host, best first: the same as n
+// claims of one in a row. A worker holding `held` hosts gets no more than
+// its share of the hosts with queues (their number over the workers seen
+// within a lease), so that one worker releasing and claiming in one round
+// trip does not keep every host from the others. With an address gap, a claimed host's address is
+// busy until the host is released (or its lease ends), so that hosts on one
+// address are fetched one at a time (and one claim takes one host of an
+// address). Returns {'url', now, then url, host, score for each claim} |
+// {'budget'} | {'empty'} | {'wait', next_ms, now}. 'empty' (no host has a
+// queue) and 'budget' (no page left) only when no worker has a URL in
+// flight: 'wait' while any has, since its page may still bring links or
+// give its page of the budget back.
 constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
+local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, 256)) do
@@ -110,26 +117,26 @@ if budget and tonumber(budget) <= 0 then
   if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
   return {'budget'}
 end
-local best, best_score = nil, nil
+local ready = {}  -- {host, score of its best URL, address or false}
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
   if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
     local addr = redis.call('HGET', p .. 'host_addr', host)
-    local ready = true
+    local free = true
     if addr then
       local at = redis.call('GET', p .. 'addr:' .. addr)
-      if at and tonumber(at) > now then ready = false end
+      if at and tonumber(at) > now then free = false end
     end
-    if ready then
+    if free then
       local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
       if #top == 0 then
         redis.call('ZREM', p .. 'hosts', host)
-      elseif best_score == nil or tonumber(top[2]) < best_score then
-        best, best_score = host, tonumber(top[2])
+      else
+        ready[#ready + 1] = {host, tonumber(top[2]), addr}
       end
     end
   end
 end
-if not best then
+if #ready == 0 then
   local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
   if #first == 0 then
     -- A URL in flight anywhere may still bring links (its host was
@@ -139,17 +146,37 @@ if not best then
   end
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
-local top = redis.call('ZPOPMIN', p .. 'q:' .. best)
-redis.call('HDEL', p .. 'links', top[1])
-if tonumber(ARGV[5]) > 0 then
-  local addr = redis.call('HGET', p .. 'host_addr', best)
-  if addr then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
+local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
+local share = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
+want = math.min(want, share - held)
+if want <= 0 then return {'wait', tostring(now + 20), tostring(now)} end
+table.sort(ready, function(a, b) return a[2] < b[2] end)
+local out = {'url', tostring(now)}
+local left = budget and tonumber(budget)
+local busy = {}  -- addresses claimed by this call
+for _, r in ipairs(ready) do
+  if #out >= 2 + want * 3 or (left and left <= 0) then break end
+  local host, addr = r[1], r[3]
+  if not (addr and address_gap > 0 and busy[addr]) then
+    local top = redis.call('ZPOPMIN', p .. 'q:' .. host)
+    redis.call('HDEL', p .. 'links', top[1])
+    if addr and address_gap > 0 then
+      redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
+      busy[addr] = true
+    end
+    redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
+    redis.call('ZADD', p .. 'hosts', now + lease, host)
+    redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
+    if left then
+      redis.call('DECR', p .. 'budget')
+      left = left - 1
+    end
+    out[#out + 1] = top[1]
+    out[#out + 1] = host
+    out[#out + 1] = top[2]
+  end
 end
-redis.call('SET', p .. 'lease:' .. best, worker, 'PX', lease)
-redis.call('ZADD', p .. 'hosts', now + lease, best)
-redis.call('HSET', p .. 'inflight:' .. worker, top[1], best .. '\t' .. top[2])
-if budget then redis.call('DECR', p .. 'budget') end
-return {'url', top[1], best, top[2], tostring(now)}
+return out
 )lua";
 
 // ARGV: prefix, worker, host, url, host_gap_ms, address_gap_ms, refund
@@ -294,48 +321,52 @@ Status SharedFrontier::set_budget(std::int64_t pages) {
   return r.ok() ? Status::Ok() : failed("setting the page budget", r.status());
 }
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
-  std::size_t added = 0;
-  constexpr std::size_t kBatch = 256;
-  for (std::size_t i = 0; i < urls.size(); i += kBatch) {
-    const std::size_t n = std::min(kBatch, urls.size() - i);
-    std::vector<std::string> args = {prefix(), std::to_string(n)};
-    args.reserve(2 + n * 5);
-    for (std::size_t j = i; j < i + n; ++j) {
-      args.push_back(urls[j].url);
-      args.push_back(urls[j].host);
-      args.push_back(urls[j].address);
-      args.push_back(std::to_string(urls[j].priority));
-      args.push_back(std::to_string(urls[j].backlinks));
-    }
-    auto r = redis_->script(kAddScript, {}, args);
-    if (!r.ok()) return failed("queueing URLs", r.status());
-    const auto& e = r->elements;
-    if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
-    added += static_cast<std::size_t>(e[0].integer);
-    if (linked)
-      for (std::size_t k = 1; k + 1 < e.size(); k += 2)
-        linked->push_back(Linked{i + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
+std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& urls, std::size_t from,
+                                                 std::size_t n) const {
+  std::vector<std::string> args = {prefix(), std::to_string(n)};
+  args.reserve(2 + n * 5);
+  for (std::size_t j = from; j < from + n; ++j) {
+    args.push_back(urls[j].url);
+    args.push_back(urls[j].host);
+    args.push_back(urls[j].address);
+    args.push_back(std::to_string(urls[j].priority));
+    args.push_back(std::to_string(urls[j].backlinks));
   }
-  return added;
+  return args;
 }
 
-Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
-  auto r = redis_->script(kClaimScript, {},
-                          {prefix(), options_.worker_id, std::to_string(options_.lease_ms), std::to_string(options_.scan),
-                           std::to_string(options_.address_gap_ms)});
-  if (!r.ok()) return failed("claiming a URL", r.status());
+namespace {
+
+// The reply of the add script for the URLs from `from`: how many were new,
+// and the linked ones.
+Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked) {
+  if (!r.ok()) return failed("queueing URLs", r.status());
   const auto& e = r->elements;
-  if (e.empty()) return Result<std::variant<Claim, NoClaim>>::Error("claiming a URL: empty reply from Redis");
+  if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
+  if (linked)
+    for (std::size_t k = 1; k + 1 < e.size(); k += 2)
+      linked->push_back(Linked{from + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
+  return static_cast<std::size_t>(e[0].integer);
+}
+
+Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisReply>& r) {
+  using Out = std::variant<std::vector<Claim>, NoClaim>;
+  if (!r.ok()) return failed("claiming URLs", r.status());
+  const auto& e = r->elements;
+  if (e.empty()) return Result<Out>::Error("claiming URLs: empty reply from Redis");
   NoClaim none;
-  if (e[0].str == "url" && e.size() >= 5) {
-    Claim c;
-    c.url = e[1].str;
-    c.host = e[2].str;
-    const double score = std::stod(e[3].str);
-    c.priority = static_cast<std::int64_t>(score / 4294967296.0);
-    c.claimed_at_ms = std::stoll(e[4].str);
-    return std::variant<Claim, NoClaim>(c);
+  if (e[0].str == "url" && e.size() >= 2) {
+    const std::int64_t now = std::stoll(e[1].str);
+    std::vector<Claim> claims;
+    for (std::size_t i = 2; i + 2 < e.size(); i += 3) {
+      Claim c;
+      c.url = e[i].str;
+      c.host = e[i + 1].str;
+      c.priority = static_cast<std::int64_t>(std::stod(e[i + 2].str) / 4294967296.0);
+      c.claimed_at_ms = now;
+      claims.push_back(std::move(c));
+    }
+    return Out(std::move(claims));
   }
   if (e[0].str == "budget") none.why = NoClaim::Why::kBudgetSpent;
   else if (e[0].str == "wait" && e.size() >= 3) {
@@ -343,7 +374,64 @@ Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
     none.next_ready_ms = std::stoll(e[1].str);
     none.now_ms = std::stoll(e[2].str);
   }
-  return std::variant<Claim, NoClaim>(none);
+  return Out(none);
+}
+
+}  // namespace
+
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
+  std::size_t added = 0;
+  for (std::size_t i = 0; i < urls.size(); i += kAddBatch) {
+    const std::size_t n = std::min(kAddBatch, urls.size() - i);
+    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked);
+    if (!r.ok()) return r;
+    added += *r;
+  }
+  return added;
+}
+
+std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
+  return {prefix(),
+          options_.worker_id,
+          std::to_string(options_.lease_ms),
+          std::to_string(options_.scan),
+          std::to_string(options_.address_gap_ms),
+          std::to_string(std::max(1, n)),
+          std::to_string(std::max(0, held))};
+}
+
+Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {
+  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held)));
+}
+
+Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
+  auto r = claim_up_to(1);
+  if (!r.ok()) return r.status();
+  if (auto* claims = std::get_if<std::vector<Claim>>(&*r); claims && !claims->empty())
+    return std::variant<Claim, NoClaim>(std::move(claims->front()));
+  if (auto* none = std::get_if<NoClaim>(&*r)) return std::variant<Claim, NoClaim>(*none);
+  return Result<std::variant<Claim, NoClaim>>::Error("claiming a URL: no URL in a claim reply from Redis");
+}
+
+SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
+  using Call = RedisConnection::ScriptCall;
+  std::vector<Call> calls;
+  for (std::size_t i = 0; i < x.add.size(); i += kAddBatch)
+    calls.push_back(Call{&kAddScript, add_args(x.add, i, std::min(kAddBatch, x.add.size() - i))});
+  for (const auto& [c, address] : x.releases) calls.push_back(Call{&kReleaseScript, release_args(c, address)});
+  for (const auto& [c, refund] : x.settles) calls.push_back(Call{&kSettleScript, settle_args(c, refund)});
+  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
+  auto replies = redis_->scripts(calls);
+  ExchangeResult out;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < x.add.size(); i += kAddBatch, ++k)
+    if (auto r = added_from(replies[k], i, &out.linked); !r.ok() && out.added.ok()) out.added = r.status();
+  for (const auto& [c, address] : x.releases)
+    out.released.push_back(replies[k++].ok() ? Status::Ok() : failed("releasing " + c.host, replies[k - 1].status()));
+  for (const auto& [c, refund] : x.settles)
+    out.settled.push_back(replies[k++].ok() ? Status::Ok() : failed("settling " + c.url, replies[k - 1].status()));
+  if (x.claims > 0) out.claimed = claims_of(replies[k]);
+  return out;
 }
 
 Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
@@ -354,16 +442,23 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   return static_cast<std::int64_t>(r->integer);
 }
 
+std::vector<std::string> SharedFrontier::release_args(const Claim& c, const std::string& address) const {
+  return {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
+          std::to_string(options_.address_gap_ms), address};
+}
+
 Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address) {
-  auto r = redis_->script(kReleaseScript, {},
-                          {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
-                           std::to_string(options_.address_gap_ms), address});
+  auto r = redis_->script(kReleaseScript, {}, release_args(c, address));
   if (!r.ok()) return failed("releasing " + c.host, r.status());
   return static_cast<std::int64_t>(r->integer);
 }
 
+std::vector<std::string> SharedFrontier::settle_args(const Claim& c, bool refund) const {
+  return {prefix(), options_.worker_id, c.url, refund ? "1" : "0"};
+}
+
 Status SharedFrontier::settle(const Claim& c, bool refund) {
-  auto r = redis_->script(kSettleScript, {}, {prefix(), options_.worker_id, c.url, refund ? "1" : "0"});
+  auto r = redis_->script(kSettleScript, {}, settle_args(c, refund));
   return r.ok() ? Status::Ok() : failed("settling " + c.url, r.status());
 }
 

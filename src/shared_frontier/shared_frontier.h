@@ -31,6 +31,7 @@
 #include <optional>
 #include <variant>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "shared_frontier/redis_connection.h"
@@ -105,6 +106,12 @@ class SharedFrontier {
   // ever hold one host, nothing is claimed past the budget, and due revisits
   // join their queues first. Either a Claim or why there is none.
   Result<std::variant<Claim, NoClaim>> claim();
+  // Up to `n` claims at once, each of another host, best first: as `n`
+  // claim() calls in a row, in one atomic script (none when it says why).
+  // A worker holding `held` hosts (claimed, not released) gets at most its
+  // share of the hosts with queues, their number over the workers that
+  // claimed within a lease (a 'wait' when it holds its share).
+  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0);
 
   // The transfer of a claimed URL has ended (whatever its outcome): the
   // host and its address are ready again after their gaps from now, and the
@@ -152,6 +159,29 @@ class SharedFrontier {
   // A revisit: the URL joins its host's queue at the head when due.
   Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);
 
+  // What one round trip to the server carries, run in this order: the
+  // URLs to queue (add()), the releases (release(), with the address),
+  // the settles (settle(), with refund), then claim_up_to(claims) when
+  // claims > 0. Each script is atomic by itself, as the method it stands
+  // for; the server runs them in order, but another worker's scripts may
+  // run between two. After a lost connection, those not answered fail
+  // (and may have run: each is safe to send again, except that the links
+  // of URLs queued again are counted again).
+  struct Exchange {
+    std::vector<QueuedUrl> add;
+    std::vector<std::pair<Claim, std::string>> releases;
+    std::vector<std::pair<Claim, bool>> settles;
+    int claims = 0;
+    int held = 0;  // hosts this worker holds, for claim_up_to()
+  };
+  struct ExchangeResult {
+    Status added;                  // the first failure of the add scripts
+    std::vector<Linked> linked;    // as add() gives them
+    std::vector<Status> released, settled;  // one per release and settle
+    Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
+  };
+  ExchangeResult exchange(const Exchange& x);
+
   Result<std::int64_t> now_ms();
   Result<FrontierCounts> counts();
 
@@ -160,6 +190,11 @@ class SharedFrontier {
  private:
   SharedFrontier(std::unique_ptr<RedisConnection> redis, SharedFrontierOptions options);
   std::string prefix() const { return "cronista:" + options_.crawl_id + ":"; }
+  static constexpr std::size_t kAddBatch = 256;  // URLs per add script
+  std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
+  std::vector<std::string> claim_args(int n, int held) const;
+  std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
+  std::vector<std::string> settle_args(const Claim& c, bool refund) const;
 
   std::unique_ptr<RedisConnection> redis_;
   SharedFrontierOptions options_;

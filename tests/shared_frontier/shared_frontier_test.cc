@@ -115,26 +115,45 @@ TEST_F(SharedFrontierTest, BacklinksAreCountedAcrossWorkers) {
   auto one = open_crawl_work(redis_.uri(), worker("w1"));
   auto two = open_crawl_work(redis_.uri(), worker("w2"));
   ASSERT_TRUE(one.ok() && two.ok());
+  auto offer = [](crawler::SharedWork& w, std::vector<crawler::SharedUrl> urls) {
+    crawler::SharedExchange x;
+    x.offers = std::move(urls);
+    return w.exchange(x).offered;
+  };
+  auto claim_one = [](crawler::SharedWork& w) {
+    crawler::SharedExchange x;
+    x.claims = 1;
+    return w.exchange(x).pull;
+  };
   const std::string first = "http://a.pt/artigo/primeiro", second = "http://a.pt/artigo/segundo";
   // w1 finds both, linked once each; the first found goes first.
-  ASSERT_TRUE((*one)->add({{first, "a.pt", 1, 0}, {second, "a.pt", 1, 0}}).ok());
+  ASSERT_TRUE(offer(**one, {{first, "a.pt", 1, 0}, {second, "a.pt", 1, 0}}).ok());
   // w2 finds the second once more, from one of its pages: two links now.
-  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
+  ASSERT_TRUE(offer(**two, {{second, "a.pt", 1, 0}}).ok());
   // A mention that is not a link (a seed, a redirect) counts nothing.
-  ASSERT_TRUE((*two)->add({{first, "a.pt", 0, 0}}).ok());
-  auto pull = (*one)->claim();
+  ASSERT_TRUE(offer(**two, {{first, "a.pt", 0, 0}}).ok());
+  auto pull = claim_one(**one);
   ASSERT_TRUE(pull.ok());
   ASSERT_EQ(pull->why, crawler::SharedPull::Why::kClaimed);
-  EXPECT_EQ(pull->claim.url, second);
-  EXPECT_EQ(pull->claim.priority, crawler::priority_for(2, 0));
-  // Its count left with it: offered again (claimed, seen), it is not queued again.
-  ASSERT_TRUE((*two)->add({{second, "a.pt", 1, 0}}).ok());
-  ASSERT_TRUE((*one)->release(pull->claim, "").ok());
-  auto next = (*two)->claim();
-  ASSERT_TRUE(next.ok());
-  ASSERT_EQ(next->why, crawler::SharedPull::Why::kClaimed);
-  EXPECT_EQ(next->claim.url, first);
-  EXPECT_EQ(next->claim.priority, crawler::priority_for(1, 0));
+  ASSERT_EQ(pull->claims.size(), 1u);
+  EXPECT_EQ(pull->claims[0].url, second);
+  EXPECT_EQ(pull->claims[0].priority, crawler::priority_for(2, 0));
+  // Its count left with it: offered again (claimed, seen), it is not queued
+  // again; and its host released in the same exchange, the next claim of
+  // that exchange (after the release) takes the first.
+  crawler::SharedExchange x;
+  x.offers = {{second, "a.pt", 1, 0}};
+  x.releases = {{pull->claims[0], ""}};
+  x.claims = 2;
+  auto r = (*one)->exchange(x);
+  ASSERT_TRUE(r.offered.ok());
+  ASSERT_EQ(r.released.size(), 1u);
+  EXPECT_TRUE(r.released[0].ok());
+  ASSERT_TRUE(r.pull.ok());
+  ASSERT_EQ(r.pull->why, crawler::SharedPull::Why::kClaimed);
+  ASSERT_EQ(r.pull->claims.size(), 1u);  // one host: one claim
+  EXPECT_EQ(r.pull->claims[0].url, first);
+  EXPECT_EQ(r.pull->claims[0].priority, crawler::priority_for(1, 0));
 }
 
 TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
@@ -148,6 +167,42 @@ TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
   EXPECT_TRUE(std::holds_alternative<NoClaim>(*r));
   ASSERT_TRUE(w1->complete(*c).ok());
   EXPECT_TRUE(claim_within(*w2, std::chrono::seconds(2)));
+}
+
+// Several claims in one call: one URL per host, the best first, as many
+// claims of one in a row; hosts sharing a paced address give one claim
+// between them; the budget caps the count.
+TEST_F(SharedFrontierTest, ClaimsOfSeveralHostsAtOnceKeepTheOrderTheAddressAndTheBudget) {
+  SharedFrontierOptions o = worker("w1");
+  o.address_gap_ms = 300;
+  auto w1 = open(o), w2 = open(worker("w2"));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->set_budget(4).ok());
+  ASSERT_TRUE(w1->add(pages("a.pt", 3, 30)).ok());
+  ASSERT_TRUE(w1->add(pages("b.pt", 3, 10)).ok());
+  ASSERT_TRUE(w1->add(pages("c.pt", 3, 20, "10.3.3.3")).ok());
+  ASSERT_TRUE(w1->add(pages("d.pt", 3, 40, "10.3.3.3")).ok());
+  auto r = w1->claim_up_to(10);
+  ASSERT_TRUE(r.ok());
+  auto* claims = std::get_if<std::vector<Claim>>(&*r);
+  ASSERT_TRUE(claims);
+  std::vector<std::string> hosts;
+  for (const Claim& c : *claims) hosts.push_back(c.host);
+  // d.pt shares c.pt's address, held by c.pt's claim now.
+  EXPECT_EQ(hosts, (std::vector<std::string>{"b.pt", "c.pt", "a.pt"}));
+  for (const Claim& c : *claims) EXPECT_EQ(c.url, "http://" + c.host + "/artigo/0");
+  // Every ready host is held: nothing for the other worker.
+  auto none = w2->claim();
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(std::holds_alternative<NoClaim>(*none));
+  // Released, the three hosts have two URLs each, but the budget has one page left.
+  for (const Claim& c : *claims) ASSERT_TRUE(w1->release(c).ok());
+  auto more = w2->claim_up_to(10);
+  ASSERT_TRUE(more.ok());
+  auto* last = std::get_if<std::vector<Claim>>(&*more);
+  ASSERT_TRUE(last);
+  ASSERT_EQ(last->size(), 1u);
+  EXPECT_EQ(last->front().url, "http://b.pt/artigo/1");
 }
 
 TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
