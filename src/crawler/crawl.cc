@@ -222,6 +222,7 @@ class Crawl {
   std::string rewrite_link(const std::string& url);
   // URLs moved by decisions since undone: queued again on their replica (in `job`).
   void bring_back(StoreJob& job);
+  bool downloaded_or_under_way(const std::string& url);
   // A page downloaded from the frontier whose URL a probe waits to ask:
   // it answers the probe (no probe row: the request was the crawl's own).
   void answer_probe(const std::string& url, long status, const std::string& fetched_at,
@@ -707,9 +708,13 @@ void Crawl::on_analysed(AnalysisResult&& r) {
       const std::string to = rewrite_link(link.url.str());
       if (to != link.url.str())
         if (auto u = CanonicalUrl::parse(to); u.ok()) {
-          replicas_->note_moved(link.url.str(), static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)),
-                                static_cast<std::uint8_t>(std::min<int>(link.penalty, kMaxLinkPenalty)),
-                                &job.replica_moves);
+          // A move is stored to be given back if the decision is undone; a
+          // URL already downloaded (or being downloaded, as a page or a
+          // probe) on the replica needs nothing given back.
+          if (!downloaded_or_under_way(link.url.str()))
+            replicas_->note_moved(link.url.str(), static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)),
+                                  static_cast<std::uint8_t>(std::min<int>(link.penalty, kMaxLinkPenalty)),
+                                  &job.replica_moves);
           link.url = *u;
         }
     }
@@ -905,6 +910,12 @@ void Crawl::answer_probe(const std::string& url, long status, const std::string&
                         &job.replica_decisions, &own);
     return;
   }
+}
+
+bool Crawl::downloaded_or_under_way(const std::string& url) {
+  const UrlState state = frontier_->state(url);
+  return state == UrlState::Done || state == UrlState::InFlight || probes_out_.count(url) != 0 ||
+         probes_in_analysis_.count(url) != 0 || probe_pages_.count(url) != 0;
 }
 
 void Crawl::bring_back(StoreJob& job) {
