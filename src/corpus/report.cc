@@ -584,14 +584,20 @@ class ReportBuilder {
     double freshness = 0, age = 0;
     std::vector<std::pair<double, const std::string*>> hubs;
     // The prior the crawl uses: its changes per second observed, pooled over
-    // every page, with one pseudo-change over a day.
+    // every page, with the default prior worth one page.
     double pooled_changes = 0, pooled_seconds = 0;
-    for (const auto& [url, p] : pages)
+    std::size_t pooled_pages = 0;
+    for (const auto& [url, p] : pages) {
+      bool observed = false;
       for (const revisit::ChangeObservation& o : p.visits) {
+        if (!(o.interval_s > 0)) continue;
         pooled_seconds += o.interval_s;
         pooled_changes += o.changed ? 1 : 0;
+        observed = true;
       }
-    const revisit::RatePrior prior{(pooled_changes + 1) / (pooled_seconds + 1 / revisit::RatePrior{}.rate), 1.0};
+      pooled_pages += observed ? 1 : 0;
+    }
+    const revisit::RatePrior prior{revisit::pooled_prior_rate(pooled_changes, pooled_seconds, pooled_pages), 1.0};
     for (const auto& [url, p] : pages) {
       const double rate = revisit::estimate_change_rate(p.visits, prior);
       const double since = std::max(0.0, now - p.last);
@@ -607,7 +613,7 @@ class ReportBuilder {
     ReportTable t{"8.3", "Freshness of the collection", {"value"}, {},
                   "Each page's change rate is the maximum-likelihood estimate over its revisits at irregular "
                   "intervals (a 304 is a visit without a change), with a prior of one pseudo-visit each way at the "
-                  "crawl's pooled rate (changes over seconds observed, all pages, plus one change a day); its freshness at the crawl's last fetch is e^(-rate x time since its last visit), "
+                  "crawl's pooled rate (changes over seconds observed, all pages, with the default of one change a day worth one more page); its freshness at the crawl's last fetch is e^(-rate x time since its last visit), "
                   "its age the expected time since the first change missed; both averaged over the pages, all "
                   "alike. A change is a change of the main text (page furniture left out, near-duplicates within 3 "
                   "simhash bits not counted)."};

@@ -279,9 +279,12 @@ class Crawl {
   double new_url_owed_ = 0;  // slots owed to queued new URLs (kNewUrlSlotShare of each one dispatched)
   double last_resolve_check_ = -std::numeric_limits<double>::infinity();
   double resolve_cost_s_ = 0;   // CPU seconds the last solve took
-  // Every visit so far pooled (changes seen, seconds observed): the prior
-  // change rate of a page without a history of its own (prior_rate()).
+  // Every visit so far pooled (changes seen, seconds observed, pages with an
+  // observation): the prior change rate of a page without a history of its
+  // own (prior_rate()).
   double pooled_changes_ = 0, pooled_seconds_ = 0;
+  std::size_t pooled_pages_ = 0;
+  std::vector<std::uint8_t> pooled_page_;  // by PageId: counted in pooled_pages_
   double resolved_budget_ = 0;  // the revisit budget it shared out
   bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
@@ -1007,6 +1010,11 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
     if (interval > 0) {
       pooled_seconds_ += interval;
       pooled_changes_ += *changed ? 1 : 0;
+      if (id >= pooled_page_.size()) pooled_page_.resize(id + 1, 0);
+      if (!pooled_page_[id]) {
+        pooled_page_[id] = 1;
+        ++pooled_pages_;
+      }
     }
     schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
   } else {
@@ -1294,11 +1302,9 @@ void Crawl::maybe_resolve(double wall, bool force) {
 // The prior change rate of a page without a history: the crawl's own
 // changes per second of observation over every page so far (an empirical
 // prior: pages of the same crawl change more alike than a fixed guess
-// says), with one pseudo-change over a day of pseudo-observation, which is
-// the default prior until visits come in.
+// says), with the default prior worth one page (revisit::pooled_prior_rate).
 double Crawl::prior_rate() const {
-  const double day = 1 / revisit::RatePrior{}.rate;
-  return (pooled_changes_ + 1) / (pooled_seconds_ + day);
+  return revisit::pooled_prior_rate(pooled_changes_, pooled_seconds_, pooled_pages_);
 }
 
 // A resumed revisit crawl: the schedule rebuilt from every stored visit

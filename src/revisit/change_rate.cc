@@ -74,4 +74,11 @@ double regular_interval_rate(int visits, int changes, double interval_s) {
   return std::clamp(r / interval_s, kMinRate, kMaxRate);
 }
 
+double pooled_prior_rate(double changes, double seconds, std::size_t pages) {
+  const double fallback = RatePrior{}.rate;
+  if (pages == 0 || !(seconds > 0) || !std::isfinite(seconds) || !(changes >= 0)) return fallback;
+  const double mean_seconds = seconds / static_cast<double>(pages);
+  return std::clamp((changes + fallback * mean_seconds) / (seconds + mean_seconds), kMinRate, kMaxRate);
+}
+
 }  // namespace cronista::revisit

@@ -65,6 +65,15 @@ struct FoldedVisits {
 double estimate_change_rate(std::span<const ChangeObservation> history, const FoldedVisits& folded,
                             const RatePrior& prior);
 
+// The prior rate of a page without a history, from what a crawl's pages have
+// shown so far: `changes` seen over `seconds` observed in all, on `pages`
+// pages with at least one observation. The default prior (RatePrior{}.rate)
+// counts as one more page observed for the mean time of the others, so it
+// decides an empty crawl and fades as pages are observed, whatever the
+// length of the crawl (a fixed day of pseudo-observation would outweigh
+// every visit of a crawl of a few minutes).
+double pooled_prior_rate(double changes, double seconds, std::size_t pages);
+
 // Cho's bias-reduced estimator for n visits at a regular interval, x of
 // which saw a change: r = -ln((n - x + 0.5) / (n + 0.5)), λ = r / interval.
 double regular_interval_rate(int visits, int changes, double interval_s);

@@ -72,6 +72,40 @@ TEST(ChangeRate, BrokenIntervalsAreIgnored) {
   EXPECT_NEAR(estimate_change_rate(h, prior) * 600, 1.0, 1e-6);
 }
 
+TEST(ChangeRate, PooledPriorIsTheDefaultBeforeAnyObservation) {
+  EXPECT_DOUBLE_EQ(pooled_prior_rate(0, 0, 0), RatePrior{}.rate);
+  EXPECT_DOUBLE_EQ(pooled_prior_rate(3, 0, 2), RatePrior{}.rate);
+  EXPECT_DOUBLE_EQ(pooled_prior_rate(3, std::nan(""), 2), RatePrior{}.rate);
+  EXPECT_DOUBLE_EQ(pooled_prior_rate(-1, 100, 2), RatePrior{}.rate);
+}
+
+TEST(ChangeRate, PooledPriorCountsTheDefaultAsOnePage) {
+  // One page watched for 600 s with 6 changes: the default weighs as a
+  // second page watched for as long.
+  const double r0 = RatePrior{}.rate;
+  EXPECT_NEAR(pooled_prior_rate(6, 600, 1), (6 + r0 * 600) / 1200, 1e-15);
+  // Four pages, 2400 s in all: the default is worth 600 s of them.
+  EXPECT_NEAR(pooled_prior_rate(6, 2400, 4), (6 + r0 * 600) / 3000, 1e-15);
+}
+
+// A crawl of a few minutes: 200 pages, each watched for about a minute by
+// visits a few seconds apart, half of them changing every 20 s and half
+// every 200 s. The prior is the mean rate of the pages, not pulled to a day
+// by a fixed pseudo-observation that outweighs the whole crawl.
+TEST(ChangeRate, PooledPriorOfAShortCrawlIsThePagesMeanRate) {
+  double changes = 0, seconds = 0;
+  const std::size_t pages = 200;
+  for (std::size_t i = 0; i < pages; ++i) {
+    const double rate = i % 2 ? 1.0 / 20 : 1.0 / 200;
+    for (const ChangeObservation& o : poisson_history(rate, 0.5, 1.5, 60, static_cast<unsigned>(i + 1))) {
+      seconds += o.interval_s;
+      changes += o.changed ? 1 : 0;
+    }
+  }
+  const double mean_rate = (1.0 / 20 + 1.0 / 200) / 2;
+  EXPECT_NEAR(pooled_prior_rate(changes, seconds, pages) / mean_rate, 1.0, 0.1);
+}
+
 TEST(ChangeRate, ChoRegularEstimatorIsFiniteWhenEveryVisitChanged) {
   // n = 10, X = 10: r = -ln(0.5 / 10.5) = ln 21.
   EXPECT_NEAR(regular_interval_rate(10, 10, 60.0), std::log(21.0) / 60.0, 1e-12);
