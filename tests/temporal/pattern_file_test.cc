@@ -93,7 +93,8 @@ TEST(PatternSet, UnknownTagIsAnErrorNamingThePattern) {
   EXPECT_NE(set.status().message().find("tag_SEASON"), std::string::npos);
 }
 
-TEST(PatternSet, MatchesOnlyWholeWordsLongestFirst) {
+// Two patterns, a month (A) and a month of a year (B), over the small lexicon.
+std::unique_ptr<PatternSet> month_and_month_of_year() {
   Lexicon lex = small_lexicon();
   std::vector<Pattern> p(2);
   p[0].id = "A";
@@ -101,31 +102,31 @@ TEST(PatternSet, MatchesOnlyWholeWordsLongestFirst) {
   p[1].id = "B";
   p[1].regex = "tag_MONTH de tag_YEAR";
   auto set = PatternSet::build(p, lex);
-  ASSERT_TRUE(set.ok()) << set.status().message();
+  EXPECT_TRUE(set.ok()) << set.status().message();
+  return set.ok() ? std::move(*set) : nullptr;
+}
+
+TEST(PatternSet, MatchesOnlyWholeWordsLongestFirst) {
+  auto set = month_and_month_of_year();
+  ASSERT_NE(set, nullptr);
   PatternSet::Match m;
   const std::string text = " maiores em maio de 1998. ";
-  ASSERT_TRUE((*set)->next_match(text, 0, &m));
+  ASSERT_TRUE(set->next_match(text, 0, &m));
   EXPECT_EQ(text.substr(m.start, m.end - m.start), "maio de 1998");
-  EXPECT_EQ((*set)->patterns()[m.pattern].id, "B");
+  EXPECT_EQ(set->patterns()[m.pattern].id, "B");
 }
 
 TEST(PatternSet, ARecurringExpressionIsFoundAndClassifiedAlikeWhereverItRecurs) {
   // The second and third "em maio" are classified from the first: the
   // preposition the pattern does not spell out is dropped at each place.
-  Lexicon lex = small_lexicon();
-  std::vector<Pattern> p(2);
-  p[0].id = "A";
-  p[0].regex = "tag_MONTH";
-  p[1].id = "B";
-  p[1].regex = "tag_MONTH de tag_YEAR";
-  auto set = PatternSet::build(p, lex);
-  ASSERT_TRUE(set.ok()) << set.status().message();
+  auto set = month_and_month_of_year();
+  ASSERT_NE(set, nullptr);
   const std::string text = " em maio saiu; voltou em maio de 1998 e partiu em maio, em maio de 1998. ";
   std::vector<std::pair<std::string, std::string>> found;  // (expression, pattern)
   std::vector<std::size_t> starts;
   PatternSet::Match m;
-  for (std::size_t pos = 0; (*set)->next_match(text, pos, &m); pos = m.end) {
-    found.emplace_back(text.substr(m.start, m.end - m.start), (*set)->patterns()[m.pattern].id);
+  for (std::size_t pos = 0; set->next_match(text, pos, &m); pos = m.end) {
+    found.emplace_back(text.substr(m.start, m.end - m.start), set->patterns()[m.pattern].id);
     starts.push_back(m.start);
   }
   const std::vector<std::pair<std::string, std::string>> expected = {
