@@ -107,6 +107,20 @@ void crawl_ok(const CrawlOptions& o) {
   ASSERT_TRUE(r.ok()) << r.status().message();
 }
 
+// Called from a page's handler: the page is answered once the crawl at `db`
+// has decided a replica pair (or after 20 s), so that what the page links
+// is found while the decision stands, however slow the crawl's analysis.
+void await_decision(const std::string& db) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    try {
+      if (testing::count(db, "SELECT count(*) FROM replica_decisions WHERE undone_at IS NULL") > 0) return;
+    } catch (const std::exception&) {  // being created
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 // One server answering to two names (the www. alias of an archive): the
 // pair is verified by probes, decided, and the replica gets no pages beyond
 // the probes and what it served before the decision; every article is
@@ -330,6 +344,8 @@ TEST(ReplicaCrawl, SitesSharingOnlyAPathAreNotDecidedReplicas) {
 TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   Site site("127.0.0.4");
   archive(site);
+  TempDir tmp;
+  const std::string db = (tmp / "crawl.db").string();
   // Pages only the www. name serves.
   site.http().Get("/so-no-www/.*", [](const httplib::Request& req, httplib::Response& res) {
     www_page(req, res, false, "Página própria do endereço www, " + req.path + ", escrita em 1944.");
@@ -337,7 +353,7 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   // The third site (the first seed): a chain of pages each linking the bare
   // name (the most backlinks: it is the canonical host), the last one linking the
   // www.-only pages. The archive's own index answers "/" for the other names.
-  site.http().Get("/(p[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
+  site.http().Get("/(p[0-9]+)?", [db](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
     if (!host.starts_with("leitor.")) {
       res.set_content(html(archive_index()), "text/html; charset=utf-8");
@@ -346,6 +362,7 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
     const std::string port = host.substr(host.find(':'));
     const std::string bare = "http://arquivo.exemplo.pt" + port, www = "http://www.arquivo.exemplo.pt" + port;
     const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
+    if (n == 12) await_decision(db);
     std::string body =
         "<p>Leitura número " + std::to_string(n) + " do arquivo: <a href=\"" + bare + "/\">arquivo</a></p>";
     // The first reading links every article of the bare name: its backlinks
@@ -360,9 +377,10 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
   });
   site.start();
   const std::string port = std::to_string(site.server().port());
-  TempDir tmp;
   auto o = options_for(tmp, site, "127.0.0.4", {"leitor.exemplo.pt", "arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
-  o.delay_ms = 60;  // the reader's chain takes long enough for a decision to stand before its end
+  ASSERT_EQ(o.db, db);
+  o.delay_ms = 60;
+  o.timeout_ms = 30000;  // the last reading waits for the decision
   crawl_ok(o);
   const auto decisions =
       testing::rows(o.db, "SELECT replica, canonical, undone_at IS NOT NULL, undo_reason FROM replica_decisions "
@@ -401,6 +419,8 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
 TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDecision) {
   Site site("127.0.0.8");
   archive(site);
+  TempDir tmp;
+  const std::string db = (tmp / "crawl.db").string();
   std::atomic<bool> bare_lacks_them{false};
   // Pages of the www. name; the bare name serves them too until the flag is set.
   site.http().Get("/proprias/.*", [&](const httplib::Request& req, httplib::Response& res) {
@@ -408,7 +428,7 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
   });
   // A reader's chain of pages, each linking the bare name's index and, from
   // the fourth on, one page of the www. name.
-  site.http().Get("/(l[0-9]+)?", [](const httplib::Request& req, httplib::Response& res) {
+  site.http().Get("/(l[0-9]+)?", [db](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
     if (!host.starts_with("leitor.")) {
       res.set_content(html(archive_index()), "text/html; charset=utf-8");
@@ -416,6 +436,7 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
     }
     const std::string port = host.substr(host.find(':'));
     const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
+    if (n == 10) await_decision(db);
     std::string body = "<p>Leitura " + std::to_string(n) + ": <a href=\"http://arquivo.exemplo.pt" + port +
                        "/\">arquivo</a></p>";
     if (n >= 3)
@@ -426,9 +447,10 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
   site.start();
   const std::string port = std::to_string(site.server().port());
   const std::string www = "www.arquivo.exemplo.pt:" + port;
-  TempDir tmp;
   auto o = options_for(tmp, site, "127.0.0.8", {"leitor.exemplo.pt", "arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
+  ASSERT_EQ(o.db, db);
   o.delay_ms = 40;
+  o.timeout_ms = 30000;  // the tenth reading waits for the decision
   o.max_pages = 45;
   crawl_ok(o);
   ASSERT_EQ(testing::rows(o.db, "SELECT replica, undone_at FROM replica_decisions"),
