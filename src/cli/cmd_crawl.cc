@@ -48,7 +48,7 @@ struct CrawlArgs {
   bool same_host = false, resume = false, quiet = false;
   // Revisits: kept as given, checked in cmd_crawl (one-line errors).
   bool revisit = false;
-  std::string run_for, revisit_policy;
+  std::string run_for, revisit_policy, discovery_wait;
   long max_fetches = 0;
   double fetch_rate = 0;
   // One crawl, many workers.
@@ -189,6 +189,8 @@ void configure(CLI::App& app, CrawlArgs& a) {
                  "requests per second over the whole crawl, new pages and revisits (0: as politeness allows)");
   app.add_option("--revisit-policy", a.revisit_policy,
                  "with --revisit: optimal (default), uniform, proportional, classes or adaptive");
+  app.add_option("--discovery-wait", a.discovery_wait,
+                 "with --revisit: the mean time a new URL may wait on the hubs that announce it (default 5s)");
 }
 
 // A value that a shell reads back as one word.
@@ -418,6 +420,14 @@ int cmd_crawl(int argc, char** argv) {
                                "': choose optimal, uniform, proportional, classes or adaptive", kExitUsage);
     if (!a.revisit) return fail("crawl", "--revisit-policy needs --revisit", kExitUsage);
     o.revisit_policy = it->second;
+  }
+  if (!a.discovery_wait.empty()) {
+    const auto d = parse_duration(a.discovery_wait);
+    if (!d || *d <= 0)
+      return fail("crawl", "--discovery-wait '" + a.discovery_wait + "': give a duration such as 5s, 2m or 1h",
+                  kExitUsage);
+    if (!a.revisit) return fail("crawl", "--discovery-wait needs --revisit", kExitUsage);
+    o.discovery_wait_s = *d;
   }
   if (a.frontier.empty() != a.crawl_id.empty())
     return fail("crawl", "--frontier and --crawl-id go together", kExitUsage);

@@ -387,6 +387,7 @@ Status Crawl::setup() {
     revisit::RevisitOptions ro;
     ro.policy = o_.revisit_policy;
     ro.budget = o_.fetch_rate;  // without a rate: set from the hosts' caps at each resolve
+    ro.discovery_wait_s = o_.discovery_wait_s;
     schedule_ = std::make_unique<revisit::RevisitSchedule>(ro);
   }
 

@@ -66,6 +66,9 @@ struct CrawlOptions {
   // fast as politeness allows). With revisits it is the budget the schedule
   // shares out; without a rate, the budget is every host's politeness cap.
   double fetch_rate = 0;
+  // The mean time a new URL may wait on the hubs that announce it: the
+  // revisits spent on discovery (revisit_schedule.h).
+  double discovery_wait_s = revisit::RevisitOptions{}.discovery_wait_s;
   std::string order_out;
   std::string warc;
   std::vector<std::string> allow_hosts;

@@ -15,8 +15,8 @@ constexpr double kUnbounded = 1e12;
 constexpr int kSteps = 80;
 
 // The frequency at which a page's marginal freshness, weighted, equals
-// `level` (see the header comment); 0 where even the first fetch is worth
-// less than that.
+// `level` (see the header comment), less the page's floor; 0 where even
+// the first fetch beyond the floor is worth less than that.
 double frequency_at(const RevisitItem& it, double level) {
   if (!(it.rate > 0) || !(it.weight > 0)) return 0.0;
   const double ratio = it.weight / it.rate;  // the marginal value at f = 0
@@ -27,7 +27,7 @@ double frequency_at(const RevisitItem& it, double level) {
   if (z <= min_z) return kUnbounded;
   const double r = -1.0 - boost::math::lambert_wm1(z);
   if (!(r > 0)) return kUnbounded;
-  return std::min(kUnbounded, it.rate / r);
+  return std::max(0.0, std::min(kUnbounded, it.rate / r) - std::max(0.0, it.floor));
 }
 
 struct Hosts {

@@ -39,6 +39,10 @@ struct RevisitItem {
   double rate = 0;         // changes per second (λ), estimated or true
   double weight = 1;       // importance (w); pages with weight 0 get nothing
   std::uint32_t host = 0;  // index into the host caps
+  // Fetches per second the page gets anyway (another objective's share):
+  // the optimum counts them towards its freshness and allocates only what
+  // it adds beyond them (the other policies ignore it).
+  double floor = 0;
 };
 
 struct Allocation {

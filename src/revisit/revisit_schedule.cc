@@ -13,6 +13,12 @@ constexpr double kAdaptiveGrow = 0.4, kAdaptiveShrink = 0.2;
 constexpr double kAdaptiveMinS = 60, kAdaptiveMaxS = 365.0 * 86400;
 constexpr double kClassRatio[4] = {1, 3, 30, 97};
 constexpr int kClassWindow[4] = {3, 2, 2, 1};
+// The fitted prior weighs as at least a quarter and at most a thousand
+// visits, and is fitted only over kMinFitPages pages with a history.
+constexpr double kMinPriorVisits = 0.25, kMaxPriorVisits = 1000;
+constexpr double kMinFitPages = 10;
+// A host's factor starts at 1 as if one change had been expected and seen.
+constexpr double kHostPseudoChanges = 1;
 
 }  // namespace
 
@@ -143,8 +149,63 @@ double RevisitSchedule::estimated_rate(PageId id) const {
   std::array<ChangeObservation, kKeptObservations> visits;
   for (std::size_t i = 0; i < p.kept; ++i)
     visits[i] = ChangeObservation{std::abs(static_cast<double>(p.recent[i])), p.recent[i] < 0};
-  return estimate_change_rate(std::span(visits.data(), p.kept), p.folded,
-                              RatePrior{p.prior_rate, options_.prior_weight});
+  const double mean = prior_mean(p);
+  double weight = options_.prior_weight;
+  if (prior_shape_ > 0) {
+    // α/μ seconds of pseudo-observation are α/(μτ) visits of the page's mean interval τ.
+    const Exposure e = exposure(p);
+    const double tau = e.visits > 0 ? e.seconds / e.visits : 1.0 / mean;
+    weight = std::clamp(prior_shape_ / (mean * tau), kMinPriorVisits, kMaxPriorVisits);
+  }
+  return estimate_change_rate(std::span(visits.data(), p.kept), p.folded, RatePrior{mean, weight});
+}
+
+double RevisitSchedule::prior_mean(const Page& p) const {
+  const double ratio = p.host < host_ratio_.size() ? host_ratio_[p.host] : 1.0;
+  return std::clamp(p.prior_rate * ratio, kMinRate, kMaxRate);
+}
+
+RevisitSchedule::Exposure RevisitSchedule::exposure(const Page& p) const {
+  Exposure e{static_cast<double>(p.folded.changed), p.folded.interval_sum, static_cast<double>(p.folded.visits)};
+  for (std::size_t i = 0; i < p.kept; ++i) {
+    e.seconds += std::abs(static_cast<double>(p.recent[i]));
+    e.changes += p.recent[i] < 0 ? 1 : 0;
+    e.visits += 1;
+  }
+  return e;
+}
+
+void RevisitSchedule::fit_prior() {
+  prior_shape_ = 0;
+  host_ratio_.assign(host_caps_.size(), 1.0);
+  if (!options_.fit_prior) return;
+  // The hosts' factors: changes seen over the changes the given priors expect.
+  std::vector<double> seen(host_caps_.size(), 0.0), expected(host_caps_.size(), 0.0);
+  double n = 0;
+  for (const Page& p : pages_) {
+    if (p.weight <= 0 || p.host >= seen.size()) continue;
+    const Exposure e = exposure(p);
+    if (e.seconds <= 0) continue;
+    seen[p.host] += e.changes;
+    expected[p.host] += p.prior_rate * e.seconds;
+    n += 1;
+  }
+  if (n < kMinFitPages) return;  // too little seen: the given priors, the fixed weight
+  for (std::size_t h = 0; h < seen.size(); ++h)
+    host_ratio_[h] = (seen[h] + kHostPseudoChanges) / (expected[h] + kHostPseudoChanges);
+  // The shape α of the rates around their prior means μ_i (the header comment).
+  double explained = 0, spread = 0;
+  for (const Page& p : pages_) {
+    if (p.weight <= 0) continue;
+    const Exposure e = exposure(p);
+    if (e.seconds <= 0) continue;
+    const double mu = prior_mean(p);
+    const double d = e.changes / e.seconds - mu;
+    explained += e.seconds * mu * mu;
+    spread += e.seconds * d * d - mu;
+  }
+  // Pages that vary no more than counting does: all alike, the prior as heavy as allowed.
+  prior_shape_ = spread > 0 ? explained / spread : std::numeric_limits<double>::infinity();
 }
 
 double RevisitSchedule::revisit_budget() const {
@@ -161,16 +222,27 @@ void RevisitSchedule::resolve() {
     resolve_deployed(budget);
     return;
   }
+  fit_prior();
+  // Discovery first (the header comment): hubs by the square root of the
+  // rate at which they announce new URLs, as much as the mean wait asks,
+  // within hub_share of the budget and the host caps.
   std::vector<RevisitItem> items(pages_.size());
-  double total_yield = 0;
+  double announced = 0, root_sum = 0;
   for (PageId i = 0; i < pages_.size(); ++i) {
-    items[i] = RevisitItem{pages_[i].yield, 1.0, pages_[i].host};
-    total_yield += pages_[i].yield;
+    const Page& p = pages_[i];
+    const double per_second = p.yield * std::max(p.frequency, provisional_);
+    items[i] = RevisitItem{std::sqrt(per_second), 1.0, p.host};
+    announced += per_second;
+    root_sum += std::sqrt(per_second);
   }
-  // Discovery first: a share of the budget by yield, within the host caps.
   std::vector<double> caps = host_caps_;
   std::vector<double> discovery(pages_.size(), 0.0);
-  const double discovery_budget = total_yield > 0 ? options_.hub_share * budget : 0.0;
+  double discovery_budget = 0;
+  if (announced > 0) {
+    discovery_budget = options_.hub_share * budget;
+    if (options_.discovery_wait_s > 0)
+      discovery_budget = std::min(discovery_budget, root_sum * root_sum / (2 * options_.discovery_wait_s * announced));
+  }
   if (discovery_budget > 0) {
     discovery = proportional_allocation(items, caps, discovery_budget).frequency;
     for (PageId i = 0; i < pages_.size(); ++i)
@@ -180,7 +252,10 @@ void RevisitSchedule::resolve() {
   // capped) goes to freshness, so the budget is spent whole.
   double discovery_spent = 0;
   for (double f : discovery) discovery_spent += f;
-  for (PageId i = 0; i < pages_.size(); ++i) items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host};
+  // The optimum counts the discovery visits towards freshness (a hub's
+  // visits for its yield keep it fresh too) and adds only what they lack.
+  for (PageId i = 0; i < pages_.size(); ++i)
+    items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host, discovery[i]};
   const double fresh_budget = std::max(0.0, budget - discovery_spent);
   Allocation fresh;
   switch (options_.policy) {

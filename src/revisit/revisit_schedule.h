@@ -9,12 +9,28 @@
 //   the prior as pseudo-visits (change_rate.h);
 // - its yield, the new URLs it announced per fetch (an exponentially
 //   weighted mean), which makes it a hub.
+// How much the prior weighs is fitted to the crawl's pages (empirical Bayes,
+// the Gamma–Poisson model): with the pages' rates spread as a Gamma of mean
+// λ̄ and variance V, a page that saw x changes in T seconds has the posterior
+// mean (λ̄·b + x) / (b + T) with b = λ̄ / V seconds of pseudo-observation.
+// λ̄ is the prior rate the crawl gives; V comes from the spread of the
+// pages' observed rates x_i / T_i, less the spread the counting itself
+// adds (λ̄ / T_i per page): V̂ = (Σ T_i (x_i/T_i − λ̄)² − N λ̄) / Σ T_i.
+// Pages that change alike (small V) pull each estimate hard towards λ̄;
+// pages that differ widely let their histories speak. While a revisit
+// sees at most one change (λ/f small, where freshness is nearly linear in
+// λ), the posterior mean is also the rate that maximises the expected
+// freshness of an allocation, so it is the estimate the optimum is given.
 // `resolve()` shares out the revisit budget (fetches per second) by the
 // chosen policy under the per-host caps (allocation.h), in two parts:
-// - discovery: `hub_share` of the budget, to pages by their yield
-//   (proportional, as Pandey et al. show for information gain), only while
-//   some page has announced something; every page takes part, whatever its
-//   weight (a page of weight 0 is revisited only as a hub);
+// - discovery: to pages by the rate a_i at which they announce new URLs
+//   (their yield times their visits per second). A new URL waits on its hub
+//   half the hub's interval, so Σ a_i / (2 g_i) over Σ a_i is the mean
+//   wait; for a spend D it is least with g_i ∝ √a_i, and it equals
+//   `discovery_wait_s` at D = (Σ √a_i)² / (2 · wait · Σ a_i). Discovery
+//   spends that D, at most `hub_share` of the budget, only while some page
+//   has announced something; every page takes part, whatever its weight
+//   (a page of weight 0 is revisited only as a hub);
 // - freshness: the rest, by the policy (the optimum, or a reference one),
 //   within what discovery left of each host's cap.
 // A page's next visit is its last visit plus 1/f (visits evenly spaced); a
@@ -68,10 +84,15 @@ struct RevisitOptions {
   double budget = 1.0;             // fetches per second over the whole crawl (new + revisits)
   double min_revisit_share = 0.2;  // revisits keep at least this share of the budget
   double min_new_share = 0.2;      // queued new URLs keep at least this share (within their capacity)
-  double hub_share = 0.2;          // share of the revisit budget spent on discovery
+  double hub_share = 0.2;          // most of the revisit budget spent on discovery
+  double discovery_wait_s = 5;     // the mean wait of a new URL on its hubs that discovery aims at (0: spend hub_share)
   double yield_memory = 0.3;       // weight of the newest fetch in the yield's moving mean
   RevisitPolicy policy = RevisitPolicy::kOptimal;
-  double prior_weight = 1.0;       // pseudo-visits of the prior
+  double prior_weight = 1.0;       // pseudo-visits of the prior, when not fitted
+  // The prior's weight fitted to the crawl's pages at each resolve
+  // (empirical Bayes, RevisitSchedule::fit_prior): as many seconds of
+  // pseudo-observation as the spread of the pages' rates warrants.
+  bool fit_prior = true;
 };
 
 inline constexpr std::size_t kKeptObservations = 16;
@@ -124,6 +145,9 @@ class RevisitSchedule {
   std::size_t size() const { return pages_.size(); }
   // The budget revisits get now (the sharing rule in the header comment).
   double revisit_budget() const;
+  // The Gamma shape of the pages' rates around their prior means, fitted
+  // at the last resolve (0 before one, or with fit_prior off).
+  double prior_shape() const { return prior_shape_; }
 
  private:
   struct Page {
@@ -155,6 +179,15 @@ class RevisitSchedule {
   void resolve_deployed(double budget);
   // The newest `n` visits of a page (at most those kept), newest first: changed or not.
   int recent_changes(const Page& p, int n) const;
+  // The visits that saw a change, the seconds observed and the visits, over a page's history.
+  struct Exposure {
+    double changes = 0, seconds = 0, visits = 0;
+  };
+  Exposure exposure(const Page& p) const;
+  // Fits host_ratio_ and prior_shape_ to the pages' histories (the header comment).
+  void fit_prior();
+  // A page's prior mean μ: its given prior rate times its host's factor.
+  double prior_mean(const Page& p) const;
 
   RevisitOptions options_;
   std::vector<Page> pages_;
@@ -164,6 +197,8 @@ class RevisitSchedule {
   double new_url_capacity_ = 0;
   double class_base_s_ = 0;  // kClasses: the fastest class's interval
   double provisional_ = 0;   // the last resolve's budget per page: a new page's frequency until the next
+  std::vector<double> host_ratio_;  // fit_prior(): each host's factor on its pages' given priors
+  double prior_shape_ = 0;          // fit_prior(): the rates' Gamma shape α (0: not fitted)
 };
 
 }  // namespace cronista::revisit

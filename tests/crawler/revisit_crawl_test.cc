@@ -414,7 +414,8 @@ TEST(RevisitCrawl, FeedsAndSitemapsAreFoundFollowedAndRevisitedAsHubs) {
   site.start();
 
   TempDir tmp;
-  const auto o = uniform_revisits(tmp, site.url("/"), 20, 120);
+  auto o = uniform_revisits(tmp, site.url("/"), 20, 120);
+  o.discovery_wait_s = 0.5;  // the 120 requests take a few seconds: the feed is visited every second
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   const std::string db = o.db;
@@ -651,6 +652,9 @@ TEST(RevisitCrawl, BadValuesAndCombinationsAreOneLineUsageErrors) {
       {{"--revisit", "--run-for", "1h30"}, "--run-for '1h30'"},
       {{"--revisit", "--revisit-policy", "fastest"}, "--revisit-policy 'fastest'"},
       {{"--revisit-policy", "uniform"}, "--revisit-policy needs --revisit"},
+      {{"--revisit", "--discovery-wait", "soon"}, "--discovery-wait 'soon'"},
+      {{"--revisit", "--discovery-wait", "0s"}, "--discovery-wait '0s'"},
+      {{"--discovery-wait", "5s"}, "--discovery-wait needs --revisit"},
       {{"--revisit", "--fetch-rate", "-1"}, "--fetch-rate"},
       {{"--revisit", "--max-fetches", "-3"}, "--max-fetches"},
   };

@@ -142,5 +142,21 @@ TEST(ReferencePolicies, ProportionalFollowsTheRates) {
   EXPECT_NEAR(a.frequency[1], 1.5, 1e-9);
 }
 
+TEST(OptimalAllocation, AFloorCountsTowardsFreshnessAndOnlyTheRestIsAllocated) {
+  // Two alike pages; one already gets 0.3 fetches/s from elsewhere. The
+  // optimum without floors gives each 0.5 of a budget of 1: with the floor
+  // the budget of 0.7 tops the other page up to the same total.
+  const std::vector<RevisitItem> items = {{1.0 / 60, 1, 0, 0.3}, {1.0 / 60, 1, 0, 0}};
+  const std::vector<double> caps = {std::numeric_limits<double>::infinity()};
+  const Allocation a = optimal_allocation(items, caps, 0.7);
+  EXPECT_NEAR(a.frequency[0] + 0.3, 0.5, 1e-6);
+  EXPECT_NEAR(a.frequency[1], 0.5, 1e-6);
+  // A floor above what the optimum would give gets nothing more.
+  const std::vector<RevisitItem> high = {{1.0 / 60, 1, 0, 2.0}, {1.0 / 60, 1, 0, 0}};
+  const Allocation b = optimal_allocation(high, caps, 0.5);
+  EXPECT_DOUBLE_EQ(b.frequency[0], 0.0);
+  EXPECT_NEAR(b.frequency[1], 0.5, 1e-6);
+}
+
 }  // namespace
 }  // namespace cronista::revisit

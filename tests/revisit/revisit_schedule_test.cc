@@ -99,8 +99,86 @@ TEST(RevisitSchedule, AHubThatAnnouncesNewPagesIsRevisitedThoughItsTextNeverChan
   visit(s, article, 0, 60, 10, 0.0, rng, 0);
   s.resolve();
   EXPECT_GT(s.yield(hub), 2.0);
-  EXPECT_GT(s.frequency(hub), s.frequency(article));
-  EXPECT_GE(s.frequency(hub), 0.2 * 0.2 - 1e-9);  // at least the discovery share
+  // A lone hub is visited at least every 2 × the discovery wait: its new
+  // URLs wait half an interval on average. The article, never changing and
+  // announcing nothing, gets only what is left.
+  EXPECT_GE(s.frequency(hub), 1 / (2 * RevisitOptions{}.discovery_wait_s) - 1e-9);
+  EXPECT_GE(s.frequency(hub), s.frequency(article));
+}
+
+TEST(RevisitSchedule, DiscoverySpendsWhatTheMeanWaitAsksByTheRootOfEachHubsAnnouncements) {
+  // Two hubs on uncapped hosts announce 4 and 1 new URLs per fetch at the
+  // same frequency: the optimum of the mean wait visits them in the ratio
+  // √4 : √1 and spends (√a1 + √a2)² / (2 · wait · (a1 + a2)) per second.
+  RevisitOptions o = options(20.0);
+  o.discovery_wait_s = 4;
+  o.hub_share = 1;  // the wait decides, not the cap
+  RevisitSchedule s(o);
+  std::mt19937_64 rng(6);
+  const auto busy = s.add_page(0, 0, 1.0 / 3600, 0, 4);
+  const auto quiet = s.add_page(1, 0, 1.0 / 3600, 0, 1);
+  s.resolve();  // both at the provisional frequency of 10 per second
+  const double f = s.frequency(busy);
+  visit(s, busy, 0, 1 / f, 20, 0.0, rng, 4);
+  visit(s, quiet, 0, 1 / f, 20, 0.0, rng, 1);
+  s.resolve();
+  const double a1 = 4 * f, a2 = 1 * f;
+  const double spend = std::pow(std::sqrt(a1) + std::sqrt(a2), 2) / (2 * 4 * (a1 + a2));
+  EXPECT_NEAR(s.frequency(busy) / s.frequency(quiet), 2.0, 1e-3);
+  EXPECT_NEAR(s.frequency(busy) + s.frequency(quiet), spend, 1e-3 * spend);
+  // With hub_share the cap, discovery spends no more than its share.
+  RevisitOptions capped = o;
+  capped.hub_share = 0.001;  // 0.02 per second, below the 1 / (2 · 4) the wait asks
+  RevisitSchedule c(capped);
+  const auto only = c.add_page(0, 0, 1.0 / 3600, 0, 50);
+  c.resolve();
+  c.record_visit(only, 1, false, 50);
+  c.resolve();
+  EXPECT_NEAR(c.frequency(only), 0.001 * 20, 1e-9);
+}
+
+TEST(RevisitSchedule, PagesThatChangeAlikeArePulledHardTowardsTheirMeanAndPagesThatDifferAreNot) {
+  // Forty pages seen every 30 s for ten minutes. Alike: every one changes
+  // at 1/300 per second, so a page's few changes say little beyond the
+  // mean and the prior weighs heavily. Different: half change at 1/60, half
+  // never, so each page's own history decides.
+  auto fitted = [](bool alike, double& quiet_estimate, double& busy_estimate) {
+    RevisitSchedule s(options(2.0));
+    std::mt19937_64 rng(8);
+    std::vector<RevisitSchedule::PageId> ids;
+    for (int i = 0; i < 40; ++i) ids.push_back(s.add_page(0, 1, 1.0 / 300, 0));
+    for (int i = 0; i < 40; ++i) visit(s, ids[i], 0, 30, 20, alike ? 1.0 / 300 : (i % 2 ? 1.0 / 60 : 0.0), rng);
+    s.resolve();
+    quiet_estimate = s.estimated_rate(ids[0]);
+    busy_estimate = s.estimated_rate(ids[1]);
+    return s.prior_shape();
+  };
+  double alike_a = 0, alike_b = 0, diff_quiet = 0, diff_busy = 0;
+  const double alike_shape = fitted(true, alike_a, alike_b);
+  const double different_shape = fitted(false, diff_quiet, diff_busy);
+  EXPECT_GT(alike_shape, 10 * different_shape);
+  // Alike: both estimates within a factor 2 of the common rate, whatever each page happened to show.
+  for (double e : {alike_a, alike_b}) {
+    EXPECT_GT(e, 1.0 / 600);
+    EXPECT_LT(e, 1.0 / 150);
+  }
+  // Different: the still page far below the busy one, the busy one near 1/60.
+  EXPECT_LT(diff_quiet, diff_busy / 10);
+  EXPECT_GT(diff_busy, 1.0 / 120);
+}
+
+TEST(RevisitSchedule, AHostWhosePagesChangeLiftsThePriorOfItsPagesWithoutHistory) {
+  // Host 0's pages change every minute, host 1's never; one new page joins
+  // each host with the same given prior and no history.
+  RevisitSchedule s(options(4.0));
+  std::mt19937_64 rng(10);
+  for (int i = 0; i < 20; ++i) visit(s, s.add_page(0, 1, 1.0 / 600, 0), 0, 20, 15, 1.0 / 60, rng);
+  for (int i = 0; i < 20; ++i) visit(s, s.add_page(1, 1, 1.0 / 600, 0), 0, 20, 15, 0.0, rng);
+  const auto busy_host = s.add_page(0, 1, 1.0 / 600, 300);
+  const auto still_host = s.add_page(1, 1, 1.0 / 600, 300);
+  s.resolve();
+  EXPECT_GT(s.estimated_rate(busy_host), 1.0 / 120);
+  EXPECT_LT(s.estimated_rate(still_host), 1.0 / 3000);
 }
 
 TEST(RevisitSchedule, WhatDiscoveryCannotSpendOnACappedHubGoesToFreshness) {
