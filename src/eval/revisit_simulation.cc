@@ -23,6 +23,8 @@
 #include <span>
 
 #include "revisit/allocation.h"
+#include "revisit/change_rate.h"
+#include "revisit/revisit_schedule.h"
 
 namespace cronista::eval {
 
@@ -38,6 +40,7 @@ constexpr double kBarbosaRatio[4] = {1, 3, 30, 97};
 constexpr double kBarbosaFastestS = 300;  // the living web's news class
 constexpr int kBarbosaWindow[4] = {3, 2, 2, 1};
 constexpr double kHubPeriodS = 15;
+constexpr double kResolveEveryS = 10;  // as the crawl (src/crawler/crawl.cc)
 
 struct Scheduled {
   double due_ms;
@@ -49,7 +52,7 @@ struct Scheduled {
 
 const std::vector<std::string>& revisit_policy_names() {
   static const std::vector<std::string> kNames = {"uniform",    "proportional", "optimal",  "nutch-body", "nutch-main",
-                                                  "storm-body", "storm-main",   "barbosa",  "two-tiers"};
+                                                  "storm-body", "storm-main",   "barbosa",  "two-tiers",  "estimated"};
   return kNames;
 }
 
@@ -110,6 +113,7 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
     case RevisitPolicy::Barbosa:
       for (int i : collection) interval[static_cast<std::size_t>(i)] = kBarbosaFastestS * 1000 * kBarbosaRatio[1];
       break;
+    case RevisitPolicy::Estimated: break;  // the schedule's own due times, below
     case RevisitPolicy::TwoTiers: {
       // Hubs every kHubPeriodS, or slower when that would take more than half the budget.
       const double hot_period_s = std::max(kHubPeriodS, hubs / (o.budget_per_s / 2));
@@ -123,11 +127,46 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
 
   // Every page fetched once at the start; first revisits spread over one interval.
   std::vector<std::priority_queue<Scheduled, std::vector<Scheduled>, std::greater<>>> queue(truth.hosts.size());
+
+  // `estimated`: the crawler's schedule, its pages in collection order.
+  const bool estimated = policy == RevisitPolicy::Estimated;
+  revisit::RevisitOptions ro;
+  ro.budget = o.budget_per_s;
+  ro.policy = revisit::RevisitPolicy::kOptimal;
+  revisit::RevisitSchedule schedule(ro);
+  std::vector<int> schedule_id(pages, -1);
+  double pooled_changes = 0, pooled_seconds = 0;
+  std::vector<bool> observed(collection.size(), false);
+  std::size_t pooled_pages = 0;
+  double next_resolve_ms = 0;
+  auto resolve = [&] {
+    const double prior = revisit::pooled_prior_rate(pooled_changes, pooled_seconds, pooled_pages);
+    for (revisit::RevisitSchedule::PageId id = 0; id < schedule.size(); ++id) schedule.set_prior_rate(id, prior);
+    schedule.resolve();
+    for (auto& q : queue) q = {};
+    for (std::size_t k = 0; k < collection.size(); ++k) {
+      const double due = schedule.due(static_cast<revisit::RevisitSchedule::PageId>(k));
+      const int i = collection[k];
+      if (std::isfinite(due)) queue[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(i)].host)].push({due * 1000, i});
+    }
+  };
+  if (estimated) {
+    for (std::size_t h = 0; h < truth.hosts.size(); ++h)
+      schedule.set_host_gap(static_cast<std::uint32_t>(h), static_cast<double>(o.delay_ms) / 1000);
+    for (std::size_t k = 0; k < collection.size(); ++k) {
+      const int i = collection[k];
+      schedule_id[static_cast<std::size_t>(i)] = static_cast<int>(
+          schedule.add_page(static_cast<std::uint32_t>(truth.pages[static_cast<std::size_t>(i)].host), 1,
+                            revisit::pooled_prior_rate(0, 0, 0), 0));
+    }
+  }
+
   for (std::size_t k = 0; k < collection.size(); ++k) {
     const int i = collection[k];
     const LivingPage& p = truth.pages[static_cast<std::size_t>(i)];
     copy[static_cast<std::size_t>(i)] = truth.version_at(i, 0);
     out.push_back({-1, p.host, i, 200, copy[static_cast<std::size_t>(i)]});
+    if (estimated) continue;
     const double first = interval[static_cast<std::size_t>(i)] * (static_cast<double>(k) + 1) / n;
     if (std::isfinite(first)) queue[static_cast<std::size_t>(p.host)].push({first, i});
   }
@@ -135,14 +174,23 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
   std::vector<std::deque<int>> discovered(truth.hosts.size());
   std::vector<double> host_free(truth.hosts.size(), 0);
   auto discover = [&](int hub_page, std::int64_t t) {
+    std::size_t found = 0;
     for (int a : truth.hub_items(hub_page, t))
-      if (known.insert(a).second) discovered[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(a)].host)].push_back(a);
+      if (known.insert(a).second) {
+        discovered[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(a)].host)].push_back(a);
+        ++found;
+      }
+    return found;
   };
   for (int i : collection)
     if (hub[static_cast<std::size_t>(i)]) discover(i, 0);
 
   const double slot_ms = 1000 / o.budget_per_s;
   for (double t = 0; t < static_cast<double>(o.end_ms); t += slot_ms) {
+    if (estimated && t >= next_resolve_ms) {
+      resolve();
+      next_resolve_ms = t + kResolveEveryS * 1000;
+    }
     // The most overdue page on a free host; newly found articles first.
     int best_host = -1;
     double best_due = kInf;
@@ -171,7 +219,21 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
     const bool body_changed = main_changed || truth.hosts[h].noisy();
     copy[i] = version;
     out.push_back({now, best_host, s.page, 200, version});
-    if (hub[i]) discover(s.page, now);
+    const std::size_t announced = hub[i] ? discover(s.page, now) : 0;
+    if (estimated) {
+      const auto id = static_cast<revisit::RevisitSchedule::PageId>(schedule_id[i]);
+      const double at = t / 1000;
+      const double interval = at - schedule.last_visit(id);
+      if (interval > 0) {
+        pooled_seconds += interval;
+        pooled_changes += main_changed ? 1 : 0;
+        if (!observed[id]) observed[id] = true, ++pooled_pages;
+      }
+      schedule.record_visit(id, at, main_changed, announced);
+      const double due = schedule.due(id);
+      if (std::isfinite(due)) queue[h].push({due * 1000, s.page});
+      continue;
+    }
     double& iv = interval[i];
     double next_due = t + iv;
     switch (policy) {
@@ -195,6 +257,7 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
         next_due = t + iv;
         break;
       }
+      case RevisitPolicy::Estimated: break;
       case RevisitPolicy::Barbosa: {
         auto& hist = history[i];
         int& c = barbosa_class[i];

@@ -11,8 +11,13 @@
 // its host (every policy alike), once.
 //
 // Uniform, proportional and optimal are the allocations of src/revisit/
-// (allocation.h) under the same per-host caps, given the true rates; a
-// crawler's estimated rates go through the same functions.
+// (allocation.h) under the same per-host caps, given the true rates.
+// `estimated` is the crawler's own schedule (revisit::RevisitSchedule with
+// the optimal policy and the crawl's pooled prior) fed with what its visits
+// see — a change of the main content or not, the new articles a hub
+// announces — and solved again every 10 s as the crawl does: the optimum
+// with estimated rates, without the crawl's network and analysis, so the
+// cost of estimating can be told from the cost of crawling.
 #pragma once
 
 #include <cstdint>
@@ -35,6 +40,7 @@ enum class RevisitPolicy {
   StormMain,     // the same, main-content hash
   Barbosa,       // four classes moved by the history heuristic (whole-text hash, as in the study)
   TwoTiers,      // hubs at a fixed short period, the rest uniform
+  Estimated,     // the crawler's own schedule (revisit_schedule.h, policy optimal) on its estimated rates
 };
 
 // The names used on the command line, in enum order.
