@@ -1,8 +1,11 @@
 // A real redis-server for tests: started on a unix socket in a temporary
 // folder, with an append-only file, and stopped (or killed) by the test.
+// It dies with the thread that started it, so a test killed from outside
+// (ctest's timeout) leaves no server behind.
 #pragma once
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,8 +42,10 @@ class RedisServer {
     const std::string bin = redis_server_binary();
     if (bin.empty() || pid_ > 0) return;
     std::filesystem::remove(socket());
+    const pid_t parent = ::getpid();
     pid_ = ::fork();
     if (pid_ == 0) {
+      if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(126);
       const std::string dir = dir_.path().string(), sock = socket();
       ::freopen("/dev/null", "w", stdout);
       ::execl(bin.c_str(), bin.c_str(), "--port", "0", "--unixsocket", sock.c_str(), "--unixsocketperm", "700",
