@@ -27,6 +27,7 @@ void SharedCrawl::failed(const Status& s) {
 }
 
 bool SharedCrawl::send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept) {
+  if (unsure_claims_ && !reconcile()) return false;
   if (offers_.empty() && releases_.empty() && completions_.empty() && claims == 0) return true;
   // Links first: the server queues what a page offered before it frees
   // the page's host or settles its URL, so that no worker finds the crawl
@@ -37,6 +38,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   for (const Finished& f : completions_) x.completions.emplace_back(f.claim, f.downloaded);
   x.claims = claims;
   x.held = fetching();
+  if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;
   if (reply.offered.ok()) offers_.clear();
@@ -55,6 +57,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
     if (!reply.pull.ok()) {
       if (first.ok()) first = reply.pull.status();
     } else {
+      unsure_claims_ = false;
       last_ = reply.pull->why;
       const auto now = SteadyClock::now();
       if (reply.pull->why != SharedPull::Why::kClaimed) {
@@ -81,6 +84,21 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
     }
   }
   if (!first.ok()) return failed(first), false;
+  return true;
+}
+
+bool SharedCrawl::reconcile() {
+  auto own = work_->own_claims();
+  if (!own.ok()) return failed(own.status()), false;
+  auto known = [&](const std::string& url) {
+    auto same = [&](const Finished& f) { return f.claim.url == url; };
+    return held_.count(url) || std::any_of(uncommitted_.begin(), uncommitted_.end(), same) ||
+           std::any_of(completions_.begin(), completions_.end(), same);
+  };
+  for (const SharedClaim& c : *own)
+    if (!known(c.url))
+      if (Status s = work_->give_back(c); !s.ok()) return failed(s), false;
+  unsure_claims_ = false;
   return true;
 }
 
@@ -151,6 +169,7 @@ std::optional<std::string> SharedCrawl::ended(bool idle) const {
 }
 
 std::size_t SharedCrawl::stop() {
+  if (unsure_claims_) reconcile();
   for (auto it = held_.begin(); it != held_.end();) {
     if (!work_->give_back(it->second).ok()) {
       ++it;

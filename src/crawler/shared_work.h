@@ -83,6 +83,8 @@ class SharedWork {
   virtual SharedReply exchange(const SharedExchange& x) = 0;
   // The claimed URL goes back to the queues unfetched.
   virtual Status give_back(const SharedClaim& claim) = 0;
+  // The URLs the shared frontier has in flight under this worker's name.
+  virtual Result<std::vector<SharedClaim>> own_claims() = 0;
   // The robots.txt of a host as a worker of the crawl fetched it, if it
   // has not expired.
   virtual Result<std::optional<SharedRobots>> robots(const std::string& host) = 0;
@@ -141,6 +143,10 @@ class SharedCrawl {
 
  private:
   bool send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept);
+  // After an exchange whose claims may have been made without the reply
+  // arriving (the connection lost on the way back): claims the frontier has
+  // under this worker's name and the worker does not know go back.
+  bool reconcile();
   void failed(const Status& s);
   void succeeded() { failing_since_.reset(); }
 
@@ -162,6 +168,7 @@ class SharedCrawl {
   };
   std::vector<Release> releases_;                           // finished, host not yet released
   std::optional<SharedPull::Why> last_;
+  bool unsure_claims_ = false;  // an exchange with claims failed: reconcile() before the next
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};
   std::string last_error_;

@@ -96,6 +96,14 @@ class RedisWork : public crawler::SharedWork {
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
 
+  Result<std::vector<crawler::SharedClaim>> own_claims() override {
+    auto own = f_->own_claims();
+    if (!own.ok()) return own.status();
+    std::vector<crawler::SharedClaim> out;
+    for (const Claim& c : *own) out.push_back(crawler::SharedClaim{c.url, c.host, c.priority});
+    return out;
+  }
+
   Result<std::optional<crawler::SharedRobots>> robots(const std::string& host) override {
     auto r = f_->robots(host);
     if (!r.ok()) return r.status();

@@ -1,0 +1,160 @@
+// The crawl loop's side of a shared frontier (crawler/shared_work.h) against
+// a frontier in memory that can lose a reply: a claim the frontier made but
+// whose reply never reached the worker must not stay in flight for ever
+// (the crawl could then never end: the frontier answers "empty" or "budget
+// spent" only when no URL is in flight).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "crawler/shared_work.h"
+
+namespace cronista::crawler {
+namespace {
+
+class MemoryWork : public SharedWork {
+ public:
+  std::deque<SharedClaim> queue;
+  std::map<std::string, SharedClaim> inflight;
+  int budget = 0;
+  bool lose_next_reply = false;  // the next exchange is applied but its reply lost
+  bool down = false;             // the next calls fail before reaching the frontier
+  std::vector<std::string> given_back;
+
+  Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
+    return Status::Ok();
+  }
+  SharedReply exchange(const SharedExchange& x) override {
+    SharedReply r;
+    if (down) {
+      r.offered = Status::Error("lost");
+      r.released.assign(x.releases.size(), Status::Error("lost"));
+      r.completed.assign(x.completions.size(), Status::Error("lost"));
+      r.pull = Status::Error("lost");
+      return r;
+    }
+    r.released.assign(x.releases.size(), Status::Ok());
+    r.completed.assign(x.completions.size(), Status::Ok());
+    for (const auto& [c, downloaded] : x.completions) {
+      inflight.erase(c.url);
+      if (!downloaded) ++budget;
+    }
+    SharedPull pull;
+    for (std::size_t i = 0; i < x.claims && !queue.empty() && budget > 0; ++i) {
+      pull.claims.push_back(queue.front());
+      inflight[queue.front().url] = queue.front();
+      queue.pop_front();
+      --budget;
+    }
+    if (!pull.claims.empty()) pull.why = SharedPull::Why::kClaimed;
+    else if (!inflight.empty()) pull.why = SharedPull::Why::kWait, pull.wait = std::chrono::milliseconds(1);
+    else pull.why = budget > 0 ? SharedPull::Why::kEmpty : SharedPull::Why::kBudgetSpent;
+    if (lose_next_reply) {
+      lose_next_reply = false;
+      std::fill(r.released.begin(), r.released.end(), Status::Error("lost"));
+      std::fill(r.completed.begin(), r.completed.end(), Status::Error("lost"));
+      r.pull = Status::Error("connection lost before the reply");
+      return r;
+    }
+    r.pull = pull;
+    return r;
+  }
+  Status give_back(const SharedClaim& c) override {
+    if (down) return Status::Error("lost");
+    if (inflight.erase(c.url)) {
+      queue.push_front(c);
+      ++budget;
+      given_back.push_back(c.url);
+    }
+    return Status::Ok();
+  }
+  Result<std::vector<SharedClaim>> own_claims() override {
+    if (down) return Status::Error("lost");
+    std::vector<SharedClaim> out;
+    for (const auto& [url, c] : inflight) out.push_back(c);
+    return out;
+  }
+  Result<std::optional<SharedRobots>> robots(const std::string&) override { return std::optional<SharedRobots>{}; }
+  Status share_robots(const std::string&, const SharedRobots&, std::chrono::seconds) override { return Status::Ok(); }
+  Status heartbeat(const std::vector<SharedClaim>&) override { return Status::Ok(); }
+  std::chrono::milliseconds heartbeat_every() const override { return std::chrono::milliseconds(100); }
+};
+
+// Drives the worker the way the crawl loop does: pump, fetch what was
+// claimed, store it and say so, until the crawl ends or `turns` run out.
+std::optional<std::string> run(SharedCrawl& crawl, std::vector<std::string>& fetched, int turns) {
+  std::uint64_t job = 0;
+  for (int turn = 0; turn < turns; ++turn) {
+    std::vector<SharedClaim> got;
+    crawl.pump(4, [&](const SharedClaim& c) {
+      got.push_back(c);
+      return true;
+    });
+    for (const SharedClaim& c : got) {
+      fetched.push_back(c.url);
+      crawl.transfer_ended(c.url);
+      crawl.finished(c.url, true, ++job);
+    }
+    crawl.committed(job);
+    if (auto why = crawl.ended(true)) return why;
+    std::this_thread::sleep_until(crawl.next_try());
+  }
+  return std::nullopt;
+}
+
+TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget) {
+  auto work = std::make_shared<MemoryWork>();
+  for (int i = 0; i < 6; ++i) work->queue.push_back(SharedClaim{"http://a.example/" + std::to_string(i), "a.example", i});
+  work->budget = 6;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  // The first exchange claims four URLs, but its reply is lost.
+  work->lose_next_reply = true;
+  std::vector<std::string> fetched;
+  crawl.pump(4, [&](const SharedClaim& c) {
+    fetched.push_back(c.url);
+    return true;
+  });
+  EXPECT_TRUE(fetched.empty());
+  EXPECT_EQ(work->inflight.size(), 4u);
+  // The worker goes on: the four return to the queue, every URL is fetched
+  // once, and the crawl ends with its budget spent.
+  std::this_thread::sleep_until(crawl.next_try());
+  const auto why = run(crawl, fetched, 200);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_EQ(*why, "max-pages");
+  EXPECT_EQ(work->given_back.size(), 4u);
+  EXPECT_TRUE(work->inflight.empty());
+  std::sort(fetched.begin(), fetched.end());
+  EXPECT_EQ(std::adjacent_find(fetched.begin(), fetched.end()), fetched.end());
+  EXPECT_EQ(fetched.size(), 6u);
+}
+
+TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
+  auto work = std::make_shared<MemoryWork>();
+  for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i});
+  work->budget = 3;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  std::vector<SharedClaim> got;
+  crawl.pump(1, [&](const SharedClaim& c) {
+    got.push_back(c);
+    return true;
+  });
+  ASSERT_EQ(got.size(), 1u);
+  // While that one is being fetched, a claim's reply is lost: only the
+  // unknown claim goes back, the one being fetched stays this worker's.
+  work->lose_next_reply = true;
+  std::this_thread::sleep_until(crawl.next_try());
+  crawl.pump(2, [](const SharedClaim&) { return true; });
+  std::this_thread::sleep_until(crawl.next_try());
+  crawl.pump(1, [](const SharedClaim&) { return true; });
+  EXPECT_EQ(work->given_back, std::vector<std::string>{"http://b.example/1"});
+  EXPECT_TRUE(work->inflight.count(got[0].url));
+}
+
+}  // namespace
+}  // namespace cronista::crawler
