@@ -205,6 +205,12 @@ class Crawl {
   void note_visit(PageId id, double at, std::optional<bool> changed, std::int64_t new_urls,
                   const std::string& last_modified);
   bool dispatch_revisit(Clock::time_point now, double wall);
+  void start_revisit(PageId id, Clock::time_point now, double wall);
+  // A shared crawl (shared_work.h): the shared frontier keeps the due
+  // times; a worker revisits the pages it claims, whoever downloaded them.
+  bool claim_revisit(const SharedClaim& c, StoreJob& job);
+  bool dispatch_claimed_revisit(Clock::time_point now, double wall);
+  void share_visit(const std::string& url, std::optional<bool> relevant, bool revisited);
   void on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r);
   void on_revisit_analysed(AnalysisResult&& r);
   void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
@@ -275,6 +281,8 @@ class Crawl {
   std::vector<Copy> copies_;                                // by PageId
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
   std::vector<std::uint8_t> last_modified_distrusted_;      // by host: Last-Modified proven wrong
+  std::deque<PageId> claimed_revisits_;                     // a shared crawl's revisits claimed, not started
+  std::vector<std::int8_t> shared_relevance_;               // by PageId, a shared crawl's: -1 unknown, 0, 1
   std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
   double new_url_owed_ = 0;  // slots owed to queued new URLs (kNewUrlSlotShare of each one dispatched)
   double last_resolve_check_ = -std::numeric_limits<double>::infinity();
@@ -460,6 +468,9 @@ Status Crawl::setup() {
   if (shared_) {
     Status s = o_.shared->join(o_.max_pages, [this](const std::string& url) -> std::optional<bool> {
       const UrlState state = frontier_->state(url);
+      // A page downloaded but not yet scheduled for its revisit goes back:
+      // claimed again here, it is scheduled then.
+      if (state == UrlState::Done && schedule_) return std::nullopt;
       if (state == UrlState::Done) return true;
       if (state == UrlState::Dropped) return false;
       return std::nullopt;
@@ -737,6 +748,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   if (schedule_) {
     schedule_copy(visit_of(p, r.entry.host, r.entry.depth), iso_seconds(p.fetched_at).value_or(wall_seconds()));
     ++visits_since_resolve_;
+    share_visit(p.url, p.relevant, false);
   }
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
@@ -1023,6 +1035,7 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
 }
 
 bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
+  if (shared_) return dispatch_claimed_revisit(now, wall);
   // A due page whose host must wait is postponed to when it may be ready,
   // which lets the pages of other hosts through; a bounded number per call.
   for (int tries = 0; tries < 256; ++tries) {
@@ -1053,25 +1066,119 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
       ++skipped_["robots"];
       continue;
     }
-    FetchRequest req{next_token_++, c.url, false, {}};
-    if (!c.etag.empty()) req.headers.push_back("If-None-Match: " + c.etag);
-    const bool trusted = host >= last_modified_distrusted_.size() || !last_modified_distrusted_[host];
-    if (!c.last_modified.empty() && trusted) req.headers.push_back("If-Modified-Since: " + c.last_modified);
-    FrontierEntry e;
-    e.url = c.url;
-    e.key = url_key(c.url);
-    e.host = host;
-    e.depth = c.depth;
-    hosts_.on_dispatch(host, now);
-    c.in_flight = true;
-    schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
-    in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due), {}};
-    take_slot(now);
-    fetcher_->start(std::move(req));
-    frontier_->host_changed(host, now);
+    start_revisit(*due, now, wall);
     return true;
   }
   return false;
+}
+
+// A conditional request with the copy's validators (a host's Last-Modified
+// only while it is trusted).
+void Crawl::start_revisit(PageId id, Clock::time_point now, double wall) {
+  Copy& c = copies_[id];
+  const std::uint32_t host = c.host;
+  FetchRequest req{next_token_++, c.url, false, {}};
+  if (!c.etag.empty()) req.headers.push_back("If-None-Match: " + c.etag);
+  const bool trusted = host >= last_modified_distrusted_.size() || !last_modified_distrusted_[host];
+  if (!c.last_modified.empty() && trusted) req.headers.push_back("If-Modified-Since: " + c.last_modified);
+  FrontierEntry e;
+  e.url = c.url;
+  e.key = url_key(c.url);
+  e.host = host;
+  e.depth = c.depth;
+  hosts_.on_dispatch(host, now);
+  c.in_flight = true;
+  schedule_->postpone(id, wall + o_.timeout_ms / 1000.0);
+  in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(id), {}};
+  take_slot(now);
+  fetcher_->start(std::move(req));
+  frontier_->host_changed(host, now);
+}
+
+// A revisit claimed from the shared frontier joins the schedule (a page
+// this worker never fetched comes in with the copy the claim carries; one
+// it knows takes the claim's copy, newer when another worker revisited it
+// since, and its clock restarts at the last visit by any worker) and waits
+// for its host here.
+bool Crawl::claim_revisit(const SharedClaim& claim, StoreJob& job) {
+  auto u = CanonicalUrl::parse(claim.url);
+  if (!u.ok() || !schedule_) return false;
+  const SharedCopy& s = *claim.revisit;
+  StoredVisit v;
+  v.url = u->str();
+  v.host = host_for(*u, job);
+  v.depth = s.depth;
+  v.fetched_at = s.captured_at;
+  v.signature = s.signature;
+  v.etag = s.etag;
+  v.last_modified = s.last_modified;
+  v.content_hash = s.content_hash;
+  if (s.relevant >= 0) v.relevant = s.relevant > 0;
+  const double last = s.last_visit > 0 ? s.last_visit : wall_seconds();
+  auto it = copy_of_.find(url_key(v.url));
+  if (it == copy_of_.end()) {
+    schedule_copy(v, last);
+    it = copy_of_.find(url_key(v.url));
+  } else {
+    Copy& c = copies_[it->second];
+    c = Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth, false};
+    if (last > schedule_->last_visit(it->second)) schedule_->rebase(it->second, last);
+  }
+  const PageId id = it->second;
+  if (id >= shared_relevance_.size()) shared_relevance_.resize(id + 1, -1);
+  shared_relevance_[id] = s.relevant;
+  claimed_revisits_.push_back(id);
+  return true;
+}
+
+// The first claimed revisit whose host may be fetched now goes.
+bool Crawl::dispatch_claimed_revisit(Clock::time_point now, double wall) {
+  for (auto it = claimed_revisits_.begin(); it != claimed_revisits_.end();) {
+    const PageId id = *it;
+    Copy& c = copies_[id];
+    const std::uint32_t host = c.host;
+    if (hosts_.needs_robots(host, now)) {
+      if (hosts_[host].robots != RobotsState::Fetching) fetch_robots(host, now);
+      ++it;
+      continue;
+    }
+    if (!hosts_.may_fetch(host, now)) {
+      ++it;
+      continue;
+    }
+    it = claimed_revisits_.erase(it);
+    auto u = CanonicalUrl::parse(c.url);
+    if (!u.ok() || !hosts_[host].rules.allowed(u->path_and_query())) {
+      // robots.txt now forbids it: no more visits (completed unscheduled).
+      schedule_->set_weight(id, 0);
+      shared_->finished(c.url, false, jobs_submitted_);
+      ++skipped_["robots"];
+      continue;
+    }
+    start_revisit(id, now, wall);
+    return true;
+  }
+  return false;
+}
+
+// A shared crawl: the page's next revisit (the schedule's due time) goes to
+// the shared frontier with what any worker needs to make it; a revisit is
+// completed with it, once its store job is committed.
+void Crawl::share_visit(const std::string& url, std::optional<bool> relevant, bool revisited) {
+  if (!shared_) return;
+  auto it = copy_of_.find(url_key(url));
+  if (it == copy_of_.end()) return;
+  const PageId id = it->second;
+  const Copy& c = copies_[id];
+  if (revisited) shared_->finished(c.url, true, jobs_submitted_ + 1);
+  if (id >= shared_relevance_.size()) shared_relevance_.resize(id + 1, -1);
+  if (relevant) shared_relevance_[id] = *relevant ? 1 : 0;
+  // Before the first solve a page has no frequency yet: solve now.
+  if (!std::isfinite(schedule_->due(id)) && resolved_size_ == 0) maybe_resolve(wall_seconds(), true);
+  const double due = schedule_->due(id);
+  if (!std::isfinite(due)) return;  // not worth a revisit: it leaves the schedule
+  shared_->schedule(c.url, SharedCopy{c.etag, c.last_modified, c.content_hash, c.captured_at, c.signature, c.depth,
+                                      due, schedule_->last_visit(id), shared_relevance_[id]});
 }
 
 void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {
@@ -1088,6 +1195,7 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
   PageRecord& p = *page;
   p.revisit = true;
   frontier_->host_changed(host, now);
+  if (shared_) shared_->transfer_ended(c.url, r.ip);
 
   const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
                     looks_like_html(r.content_type, r.body);
@@ -1122,6 +1230,7 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
                                             schedule_->frequency(id) > 0 ? 1 / schedule_->frequency(id) : 0.0));
     p.body = std::move(r.body);
   }
+  share_visit(c.url, std::nullopt, true);
   job.page = std::move(page);
   submit(std::move(job));
 }
@@ -1158,6 +1267,7 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   // An unchanged copy stands: its analysis stays as stored.
   if (changed && !*changed) p.analysed = false;
   keep_copy(c, p, changed);
+  share_visit(c.url, p.relevant, true);
   job.page = std::move(r.page);
   submit(std::move(job));
 }
@@ -1219,6 +1329,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     frontier_->finish(e, UrlState::Done, &job.ops);
     --page_transfers_;
     schedule_copy(visit_of(p, e.host, e.depth), at);
+    share_visit(p.url, std::nullopt, false);
   } else {
     const PageId id = static_cast<PageId>(revisit_page);
     Copy& c = copies_[id];
@@ -1230,6 +1341,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     if (changed && *changed) ++changed_;
     note_visit(id, at, changed, fresh, p.last_modified);
     keep_copy(c, p, changed);
+    share_visit(c.url, std::nullopt, true);
   }
   ++visits_since_resolve_;
   job.page = std::move(page);
@@ -1401,9 +1513,13 @@ void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
+    if (c.revisit) return claim_revisit(c, job);
     auto u = CanonicalUrl::parse(c.url);
     if (!u.ok()) return false;
-    return frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued;
+    if (frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued)
+      return true;
+    share_visit(u->str(), std::nullopt, false);  // downloaded here before: scheduled for its revisit now
+    return false;
   });
   if (!job.ops.empty() || !job.hosts.empty()) submit(std::move(job));
 }
@@ -1586,7 +1702,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     auto wait = std::chrono::milliseconds(100);
     auto next = frontier_->next_ready();
-    if (schedule_) {
+    if (schedule_ && !shared_) {
       const double due = schedule_->next_due_time();
       if (std::isfinite(due)) {
         const double in_s = std::clamp(due - wall_seconds(), 0.0, 1.0);

@@ -34,7 +34,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   SharedExchange x;
   x.offers = offers_;
   for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
-  for (const Finished& f : completions_) x.completions.emplace_back(f.claim, f.downloaded);
+  for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
   x.held = fetching();
   SharedReply reply = work_->exchange(x);
@@ -75,13 +75,21 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
           // Known here already (this worker fetched it before a restart of the
           // shared frontier's view of it): nothing to download.
           held_.erase(c.url);
-          completions_.push_back(Finished{c, false, 0});
+          completions_.push_back(Finished{c, false, 0, take_next(c.url)});
         }
       }
     }
   }
   if (!first.ok()) return failed(first), false;
   return true;
+}
+
+std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {
+  auto it = next_.find(url);
+  if (it == next_.end()) return std::nullopt;
+  std::optional<SharedCopy> next = std::move(it->second);
+  next_.erase(it);
+  return next;
 }
 
 void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
@@ -136,6 +144,7 @@ void SharedCrawl::committed(std::uint64_t job) {
       ++it;
       continue;
     }
+    it->next = take_next(it->claim.url);
     completions_.push_back(std::move(*it));
     it = uncommitted_.erase(it);
   }

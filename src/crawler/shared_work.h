@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "revisit/content_signature.h"
 #include "temporal/status.h"
 
 namespace cronista::crawler {
@@ -28,9 +29,31 @@ struct SharedUrl {
   std::uint8_t penalty = 0;     // of the link's context (frontier.h: priority_for)
 };
 
+// What a revisit needs of a page's newest visit, travelling through the
+// shared frontier to whichever worker revisits it: the validators for a
+// conditional request, the digest and date a WARC revisit record refers
+// to, the main text's signature to judge a change.
+struct SharedCopy {
+  std::string etag, last_modified, content_hash, captured_at;
+  std::optional<revisit::ContentSignature> signature;
+  std::uint16_t depth = 0;
+  double due = 0;         // when it is next due (seconds since the epoch)
+  double last_visit = 0;  // its last visit, of any outcome (the same clock)
+  std::int8_t relevant = -1;  // the page's relevance (-1: unknown, a hub only)
+};
+
 struct SharedClaim {
   std::string url, host;
   std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
+  std::optional<SharedCopy> revisit;  // a revisit of a page downloaded before
+};
+
+// A claimed URL done with (stored): `downloaded` false when it gave no page
+// (its page of the budget returns); with `next`, due for a revisit then.
+struct SharedCompletion {
+  SharedClaim claim;
+  bool downloaded = false;
+  std::optional<SharedCopy> next;
 };
 
 // A host's robots.txt as one worker fetched it (an HTTP response; network
@@ -48,9 +71,8 @@ struct SharedExchange {
   // the server's address the transfer reached ("" if none), so that hosts
   // on one address are paced together.
   std::vector<std::pair<SharedClaim, std::string>> releases;
-  // Claimed URLs done with (stored); `false`: it gave no page and its page
-  // of the budget returns.
-  std::vector<std::pair<SharedClaim, bool>> completions;
+  // Claimed URLs done with (stored), scheduled for a revisit when they say.
+  std::vector<SharedCompletion> completions;
   // Then up to this many claims: the best URLs of hosts no other worker
   // holds and politeness allows now, one per host; `held`: the hosts this
   // worker holds (claimed, not released), as its share of the hosts counts them.
@@ -123,6 +145,10 @@ class SharedCrawl {
   // is completed once that job is committed, so that a worker killed before
   // the commit leaves it claimed (it returns to the queues) and nothing is lost.
   void finished(const std::string& url, bool downloaded, std::uint64_t job);
+  // A URL claimed and downloaded (or revisited) falls due for its next
+  // revisit, by any worker, once it is completed. Told before the store
+  // job in which it is finished is submitted.
+  void schedule(const std::string& url, SharedCopy next) { next_[url] = std::move(next); }
   // The store committed every job up to `job`.
   void committed(std::uint64_t job);
   // Why the crawl ends now ("max-pages", "frontier-empty", "frontier-lost"),
@@ -143,6 +169,7 @@ class SharedCrawl {
   bool send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept);
   void failed(const Status& s);
   void succeeded() { failing_since_.reset(); }
+  std::optional<SharedCopy> take_next(const std::string& url);
 
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
@@ -153,7 +180,9 @@ class SharedCrawl {
     SharedClaim claim;
     bool downloaded = false;
     std::uint64_t job = 0;
+    std::optional<SharedCopy> next;
   };
+  std::unordered_map<std::string, SharedCopy> next_;        // by URL: revisits to schedule at completion
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
   struct Release {

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 #include "crawler/frontier.h"
 
 namespace cronista::shared_frontier {
@@ -17,12 +19,43 @@ Claim to_claim(const crawler::SharedClaim& c) {
   return out;
 }
 
+// A page's copy as the shared frontier keeps it (JSON, opaque to it).
+std::string copy_text(const crawler::SharedCopy& c) {
+  nlohmann::json j = {{"etag", c.etag}, {"lm", c.last_modified}, {"sha", c.content_hash},
+                      {"at", c.captured_at}, {"depth", c.depth}, {"last", c.last_visit}, {"rel", c.relevant}};
+  if (c.signature) j["sig"] = {c.signature->exact, c.signature->simhash, c.signature->words};
+  return j.dump();
+}
+
+// A copy read back: what cannot be read is left empty (the revisit is then
+// an unconditional request judged against no signature: it counts as a change).
+crawler::SharedCopy copy_of(const std::string& text) {
+  crawler::SharedCopy c;
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return c;
+  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+  c.etag = str("etag");
+  c.last_modified = str("lm");
+  c.content_hash = str("sha");
+  c.captured_at = str("at");
+  if (j.contains("depth") && j["depth"].is_number_unsigned()) c.depth = j["depth"].get<std::uint16_t>();
+  if (j.contains("last") && j["last"].is_number()) c.last_visit = j["last"].get<double>();
+  if (j.contains("rel") && j["rel"].is_number_integer()) c.relevant = static_cast<std::int8_t>(std::clamp(j["rel"].get<int>(), -1, 1));
+  if (j.contains("sig") && j["sig"].is_array() && j["sig"].size() == 3 && j["sig"][0].is_number_unsigned() &&
+      j["sig"][1].is_number_unsigned() && j["sig"][2].is_number_unsigned())
+    c.signature = revisit::ContentSignature{j["sig"][0].get<std::uint64_t>(), j["sig"][1].get<std::uint64_t>(),
+                                            j["sig"][2].get<std::uint32_t>()};
+  return c;
+}
+
 Result<crawler::SharedPull> pull_of(const Result<std::variant<std::vector<Claim>, NoClaim>>& r) {
   if (!r.ok()) return r.status();
   crawler::SharedPull pull;
   if (const auto* claims = std::get_if<std::vector<Claim>>(&*r)) {
     pull.why = crawler::SharedPull::Why::kClaimed;
-    for (const Claim& c : *claims) pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority});
+    for (const Claim& c : *claims)
+      pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority,
+                                                 c.copy ? std::optional(copy_of(*c.copy)) : std::nullopt});
     return pull;
   }
   const NoClaim& none = std::get<NoClaim>(*r);
@@ -66,7 +99,11 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& u : x.offers)
       e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
-    for (const auto& [c, downloaded] : x.completions) e.settles.emplace_back(to_claim(c), !downloaded);
+    for (const auto& done : x.completions) {
+      Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
+      if (done.next) st.next = NextVisit{static_cast<std::int64_t>(done.next->due * 1000), copy_text(*done.next)};
+      e.settles.push_back(std::move(st));
+    }
     e.claims = static_cast<int>(x.claims);
     e.held = static_cast<int>(x.held);
     auto r = f_->exchange(e);

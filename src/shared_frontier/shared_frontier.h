@@ -15,6 +15,10 @@
 //   inflight:WORKER HASH   URL → "HOST\tSCORE" for what the worker fetches now
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
+//   r:HOST          ZSET   a host's revisits that fell due, by due time
+//   copy            HASH   URL → what a revisit needs of its last visit (validators,
+//                          signature), opaque here; a URL with a copy is a revisit
+//   owed            STRING claims owed to new URLs under the one-budget rule
 //   budget          STRING pages left to claim (absent: no budget)
 //   seq, done       STRING counters
 // Scripts run atomically on the server (Lua) and build their keys from the
@@ -48,6 +52,10 @@ struct SharedFrontierOptions {
   int dead_after_ms = 60000;    // a worker silent this long is dead: its in-flight URLs return
   int scan = 32;                // ready hosts compared to find the best URL
   int timeout_ms = 2000;        // per Redis command
+  // Revisits and new URLs share one budget: while a new URL is ready, each
+  // revisit claimed owes new URLs this share of a claim (the lone crawl's
+  // rule, revisit::RevisitOptions::min_new_share).
+  double new_share = 0.2;
 };
 
 struct QueuedUrl {
@@ -69,6 +77,26 @@ struct Claim {
   std::string url, host;
   std::int64_t priority = 0;
   std::int64_t claimed_at_ms = 0;  // the server's clock
+  // A revisit: the copy its last visit left (NextVisit::copy); nullopt
+  // for a URL never downloaded.
+  std::optional<std::string> copy;
+};
+
+// When a downloaded URL is next due for a revisit (ms, the servers' Unix
+// clock), and what the revisiting worker needs of this visit (validators,
+// signature: opaque here), handed to whichever worker claims it then.
+struct NextVisit {
+  std::int64_t due_ms = 0;
+  std::string copy;
+};
+
+// A claimed URL done with: `refund` when it downloaded no page (its page
+// returns to the budget; a revisit costs none); with `next`, scheduled
+// for a revisit.
+struct Settle {
+  Claim claim;
+  bool refund = false;
+  std::optional<NextVisit> next;
 };
 
 // What claim() says when it hands out nothing.
@@ -103,8 +131,11 @@ class SharedFrontier {
 
   // The best URL of the best ready host not leased by anyone, whose address
   // is ready too; leases the host to this worker. Atomic: no two workers
-  // ever hold one host, nothing is claimed past the budget, and due revisits
-  // join their queues first. Either a Claim or why there is none.
+  // ever hold one host, nothing is claimed past the budget, and no URL is
+  // claimed twice at once. Due revisits come first, but new URLs keep
+  // their share of the claims (options().new_share) while one is ready;
+  // a revisit costs no page of the budget and is claimed when it is spent.
+  // Either a Claim or why there is none.
   Result<std::variant<Claim, NoClaim>> claim();
   // Up to `n` claims at once, each of another host, best first: as `n`
   // claim() calls in a row, in one atomic script (none when it says why).
@@ -125,9 +156,11 @@ class SharedFrontier {
   // as soon as the transfer has ended, and records the server address the
   // transfer reached (when given) as the host's; settle() takes the URL out of
   // flight once its page is stored (until then a dead worker's URL
-  // returns to the queue). Atomic each.
+  // returns to the queue), and schedules its revisit with `next` in the
+  // same step. Atomic each.
   Result<std::int64_t> release(const Claim& claim, const std::string& address = "");
-  Status settle(const Claim& claim, bool refund);
+  Status settle(const Settle& settle);
+  Status settle(const Claim& claim, bool refund) { return settle(Settle{claim, refund, std::nullopt}); }
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
   // with its priority and the budget gets its page back.
@@ -156,8 +189,9 @@ class SharedFrontier {
   Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s);
   Result<std::optional<std::string>> robots(const std::string& host);
 
-  // A revisit: the URL joins its host's queue at the head when due.
-  Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);
+  // A revisit of a URL not in flight: it joins its host's revisits when
+  // due, and its claim carries `next.copy`.
+  Status schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next);
 
   // What one round trip to the server carries, run in this order: the
   // URLs to queue (add()), the releases (release(), with the address),
@@ -170,7 +204,7 @@ class SharedFrontier {
   struct Exchange {
     std::vector<QueuedUrl> add;
     std::vector<std::pair<Claim, std::string>> releases;
-    std::vector<std::pair<Claim, bool>> settles;
+    std::vector<Settle> settles;
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
   };
@@ -194,7 +228,7 @@ class SharedFrontier {
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
   std::vector<std::string> claim_args(int n, int held) const;
   std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
-  std::vector<std::string> settle_args(const Claim& c, bool refund) const;
+  std::vector<std::string> settle_args(const Settle& st) const;
 
   std::unique_ptr<RedisConnection> redis_;
   SharedFrontierOptions options_;

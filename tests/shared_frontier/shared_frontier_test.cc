@@ -429,19 +429,105 @@ TEST_F(SharedFrontierTest, AnotherCrawlIdOnTheSameServerSeesNothingOfThisOne) {
   EXPECT_EQ(*b->add(pages("a.pt", 3)), 3u);  // its own seen-set
 }
 
-TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDue) {
+TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTheCopy) {
   auto w = open(worker("w1"));
   ASSERT_TRUE(w);
   auto now = w->now_ms();
   ASSERT_TRUE(now.ok());
-  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", *now + 300).ok());
+  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", NextVisit{*now + 300, R"({"etag":"\"v1\""})"}).ok());
   auto early = w->claim();
   ASSERT_TRUE(early.ok());
-  EXPECT_TRUE(std::holds_alternative<NoClaim>(*early));
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*early));
+  EXPECT_EQ(std::get<NoClaim>(*early).why, NoClaim::Why::kWait);  // not empty: a revisit is scheduled
   std::this_thread::sleep_for(std::chrono::milliseconds(350));
   auto c = claim_within(*w, std::chrono::seconds(2));
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, "http://a.pt/");
+  ASSERT_TRUE(c->copy);
+  EXPECT_EQ(*c->copy, R"({"etag":"\"v1\""})");
+}
+
+// A page settled with its next visit is revisited by whichever worker
+// claims it then, with the copy the last visit left; a revisit takes no
+// page of the budget (it is served when the budget is spent) and is held
+// by one worker at a time; a worker killed holding one gives it back to
+// the other when reaped, due at once; a revisit settled without a next
+// visit leaves the schedule.
+TEST_F(SharedFrontierTest, ARevisitGoesToAnyWorkerWithItsCopyOnceAtATimeAndOutsideTheBudget) {
+  SharedFrontierOptions dying = worker("w-dying");
+  dying.lease_ms = 300;
+  SharedFrontierOptions alive = worker("w-alive");
+  alive.dead_after_ms = 300;
+  auto w2 = open(alive);
+  ASSERT_TRUE(w2);
+  {
+    auto w1 = open(dying);
+    ASSERT_TRUE(w1);
+    ASSERT_TRUE(w1->set_budget(1).ok());
+    ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
+    auto c = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    EXPECT_FALSE(c->copy);
+    ASSERT_TRUE(w1->release(*c).ok());
+    auto now = w1->now_ms();
+    ASSERT_TRUE(now.ok());
+    ASSERT_TRUE(w1->settle(Settle{*c, false, NextVisit{*now, "copy-1"}}).ok());
+    // The budget is spent: the other page stays queued, the revisit goes.
+    auto r = claim_within(*w2, std::chrono::seconds(2));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->url, c->url);
+    ASSERT_TRUE(r->copy);
+    EXPECT_EQ(*r->copy, "copy-1");
+    ASSERT_TRUE(w2->release(*r).ok());
+    // Revisited and due again at once: the first worker claims it and dies with it.
+    ASSERT_TRUE(w2->settle(Settle{*r, false, NextVisit{*now, "copy-2"}}).ok());
+    auto again = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->url, c->url);
+    EXPECT_EQ(*again->copy, "copy-2");
+    auto none = w2->claim();  // held by the dying worker: not claimed twice
+    ASSERT_TRUE(none.ok());
+    ASSERT_TRUE(std::holds_alternative<NoClaim>(*none));
+    EXPECT_EQ(std::get<NoClaim>(*none).why, NoClaim::Why::kWait);
+  }  // gone without settling, as after kill -9
+  expect_reaped_after_silence(*w2, 1);
+  auto back = claim_within(*w2, std::chrono::seconds(2));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back->copy, "copy-2");
+  auto counts = w2->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->done, 1);  // revisits are not pages of the budget
+  EXPECT_EQ(*counts->budget_left, 0);
+  ASSERT_TRUE(w2->release(*back).ok());
+  ASSERT_TRUE(w2->settle(*back, false).ok());  // no next visit: it leaves the schedule
+  auto end = w2->claim();
+  ASSERT_TRUE(end.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*end));
+}
+
+// Due revisits come first, but new URLs keep their share of the claims
+// while any is ready (a fifth: one claim in five), as in a lone crawl.
+TEST_F(SharedFrontierTest, NewUrlsKeepAFifthOfTheClaimsWhileRevisitsAreDue) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  std::vector<QueuedUrl> fresh;
+  for (int h = 0; h < 20; ++h) fresh.push_back(pages("novo" + std::to_string(h) + ".pt", 1).front());
+  ASSERT_TRUE(w->add(fresh).ok());
+  auto now = w->now_ms();
+  ASSERT_TRUE(now.ok());
+  for (int h = 0; h < 20; ++h)
+    ASSERT_TRUE(w->schedule_revisit("http://velho" + std::to_string(h) + ".pt/", "velho" + std::to_string(h) + ".pt",
+                                    NextVisit{*now - 1000 + h, "copy"})
+                    .ok());
+  std::string order;
+  for (int i = 0; i < 20; ++i) {
+    auto c = claim_within(*w, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    order += c->copy ? 'r' : 'n';
+    ASSERT_TRUE(w->release(*c).ok());
+    ASSERT_TRUE(w->settle(*c, false).ok());
+  }
+  EXPECT_EQ(order, "rrrrnrrrrnrrrrnrrrrn");
 }
 
 }  // namespace
