@@ -69,6 +69,14 @@ class SharedFrontierTest : public ::testing::Test {
     EXPECT_TRUE(f.ok()) << f.status().message();
     return f.ok() ? std::move(*f) : nullptr;
   }
+  // A worker that sets the budget and queues n URLs of a.pt.
+  std::unique_ptr<SharedFrontier> open_queued(const SharedFrontierOptions& o, int budget, int n) {
+    auto w = open(o);
+    if (!w) return w;
+    EXPECT_TRUE(w->set_budget(budget).ok());
+    EXPECT_TRUE(w->add(pages("a.pt", n)).ok());
+    return w;
+  }
   RedisServer redis_;
 };
 
@@ -335,10 +343,8 @@ TEST_F(SharedFrontierTest, AReleasedHostServesOthersAndOnlyUnsettledUrlsOfADeadW
   alive.dead_after_ms = 300;
   std::string settled, unsettled;
   {
-    auto w1 = open(dying);
+    auto w1 = open_queued(dying, 3, 3);
     ASSERT_TRUE(w1);
-    ASSERT_TRUE(w1->set_budget(3).ok());
-    ASSERT_TRUE(w1->add(pages("a.pt", 3)).ok());
     auto first = claim_within(*w1, std::chrono::seconds(2));
     ASSERT_TRUE(first);
     // Leased: nobody else gets the host.
@@ -461,10 +467,8 @@ TEST_F(SharedFrontierTest, ARevisitGoesToAnyWorkerWithItsCopyOnceAtATimeAndOutsi
   auto w2 = open(alive);
   ASSERT_TRUE(w2);
   {
-    auto w1 = open(dying);
+    auto w1 = open_queued(dying, 1, 2);
     ASSERT_TRUE(w1);
-    ASSERT_TRUE(w1->set_budget(1).ok());
-    ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
     auto c = claim_within(*w1, std::chrono::seconds(2));
     ASSERT_TRUE(c);
     EXPECT_FALSE(c->copy);
