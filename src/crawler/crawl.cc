@@ -1389,11 +1389,7 @@ void Crawl::maybe_resolve(double wall, bool force) {
     if (has_copy[h]) caps += 1 / gap;
     if (frontier_->has_queued(h)) queued_caps += 1 / gap;
   }
-  // A worker of a shared crawl revisits the pages of the whole collection
-  // (whichever it claims), at its own --fetch-rate: the collection's budget
-  // is that of every worker.
-  const double rate = o_.fetch_rate * (shared_ ? static_cast<double>(shared_->workers()) : 1.0);
-  schedule_->set_budget(o_.fetch_rate > 0 ? rate : caps);
+  schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
   // New URLs hold what they were fetched at over the last minute, but no

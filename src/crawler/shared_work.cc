@@ -122,13 +122,6 @@ void SharedCrawl::beat() {
   next_beat_ = now + work_->heartbeat_every();
 }
 
-std::size_t SharedCrawl::workers() {
-  if (failing_since_) return workers_;
-  auto n = work_->workers();
-  if (!n.ok()) return failed(n.status()), workers_;
-  return workers_ = *n;
-}
-
 void SharedCrawl::transfer_ended(const std::string& url, const std::string& address) {
   auto it = held_.find(url);
   if (it == held_.end() || !released_.insert(url).second) return;

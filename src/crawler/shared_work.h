@@ -114,8 +114,6 @@ class SharedWork {
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
   virtual std::chrono::milliseconds heartbeat_every() const = 0;
-  // The workers of the crawl alive now (at least this one).
-  virtual Result<std::size_t> workers() = 0;
 };
 
 // The crawl loop's side of a shared frontier (crawl.cc): buffers what must
@@ -134,9 +132,6 @@ class SharedCrawl {
   void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl);
   // Beats the heart when it is time (every turn of the crawl loop).
   void beat();
-  // The workers of the crawl alive now; the last number known while the
-  // shared frontier does not answer (1 before any).
-  std::size_t workers();
   // Sends what is buffered (found URLs, releases, completions) and claims
   // up to `want` URLs in flight, in one round trip, handing each claim to
   // `accept` (false: the worker has it already; it is completed at once).
@@ -199,7 +194,6 @@ class SharedCrawl {
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};
   std::string last_error_;
-  std::size_t workers_ = 1;
 };
 
 }  // namespace cronista::crawler

@@ -157,12 +157,6 @@ class RedisWork : public crawler::SharedWork {
     return r.ok() ? Status::Ok() : r.status();
   }
 
-  Result<std::size_t> workers() override {
-    auto n = f_->active_workers();
-    if (!n.ok()) return n.status();
-    return static_cast<std::size_t>(std::max<std::int64_t>(1, *n));
-  }
-
   // Three renewals per lease, and at least one a second.
   std::chrono::milliseconds heartbeat_every() const override {
     return std::chrono::milliseconds(std::clamp(f_->options().lease_ms / 3, 1, 1000));

@@ -602,14 +602,6 @@ Result<std::int64_t> SharedFrontier::now_ms() {
   return std::stoll(r->elements[0].str) * 1000 + std::stoll(r->elements[1].str) / 1000;
 }
 
-Result<std::int64_t> SharedFrontier::active_workers() {
-  auto now = now_ms();
-  if (!now.ok()) return now.status();
-  auto r = redis_->command({"ZCOUNT", prefix() + "workers", std::to_string(*now - options_.lease_ms), "+inf"});
-  if (!r.ok()) return failed("counting the workers", r.status());
-  return static_cast<std::int64_t>(r->integer);
-}
-
 Result<FrontierCounts> SharedFrontier::counts() {
   FrontierCounts c;
   auto integer = [&](std::vector<std::string> cmd, std::int64_t* out) -> Status {

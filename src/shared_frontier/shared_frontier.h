@@ -217,9 +217,6 @@ class SharedFrontier {
   ExchangeResult exchange(const Exchange& x);
 
   Result<std::int64_t> now_ms();
-  // The workers of the crawl alive now: those that claimed or beat their
-  // heart within a lease.
-  Result<std::int64_t> active_workers();
   Result<FrontierCounts> counts();
 
   const SharedFrontierOptions& options() const { return options_; }
