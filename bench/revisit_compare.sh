@@ -81,6 +81,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A fresh server of the living web in WEB, logging requests to WEB/requests-RUN.log.
+serve() {  # WEB RUN
+  rm -f "$1/requests-$2.log" "$work/ready"
+  "$bin" sample-web serve --root "$1" --living --request-log "$1/requests-$2.log" --ready-file "$work/ready" \
+    2>"$work/serve-$seed-$2.log" &
+  server_pid=$!
+  for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
+  [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; cat "$work/serve-$seed-$2.log" >&2; exit 1; }
+}
+
 runs="$policies"
 if ((workers > 0)); then
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null ||
@@ -128,13 +138,7 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
         print(page["url"])' "$web/living.jsonl" >"$seeds_file"
 
   for policy in $policies; do
-    log="$web/requests-$policy.log"
-    rm -f "$log" "$work/ready"
-    "$bin" sample-web serve --root "$web" --living --request-log "$log" --ready-file "$work/ready" \
-      2>"$work/serve-$seed-$policy.log" &
-    server_pid=$!
-    for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
-    [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; cat "$work/serve-$seed-$policy.log" >&2; exit 1; }
+    serve "$web" "$policy"
     echo "revisit_compare: seed $seed: crawl --revisit --revisit-policy $policy for ${run_for}s" >&2
     "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
       --revisit --revisit-policy "$policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
@@ -143,13 +147,7 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
     grep -E "^(pages downloaded|requests|stopped)" "$work/crawl-$seed-$policy.log" | sed "s/^/  $policy: /" >&2
   done
   if ((workers > 0)); then
-    log="$web/requests-$shared_run.log"
-    rm -f "$log" "$work/ready"
-    "$bin" sample-web serve --root "$web" --living --request-log "$log" --ready-file "$work/ready" \
-      2>"$work/serve-$seed-$shared_run.log" &
-    server_pid=$!
-    for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
-    [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; exit 1; }
+    serve "$web" "$shared_run"
     echo "revisit_compare: seed $seed: $workers workers of one crawl, --revisit-policy $shared_policy, ${run_for}s" >&2
     rate=$(python3 -c "print($budget / $workers)")
     pids=()
