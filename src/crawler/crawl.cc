@@ -229,6 +229,8 @@ class Crawl {
   // URLs moved by decisions since undone: queued again on their replica (in `job`).
   void bring_back(StoreJob& job);
   bool downloaded_or_under_way(const std::string& url);
+  // A probe of `url` sent and not answered, or its answer in analysis.
+  bool probe_under_way(const std::string& url) const;
   // A page downloaded from the frontier whose URL a probe waits to ask:
   // it answers the probe (no probe row: the request was the crawl's own).
   void answer_probe(const std::string& url, long status, const std::string& fetched_at,
@@ -878,7 +880,7 @@ void Crawl::on_probe_analysed(AnalysisResult&& r) {
 
 bool Crawl::divert_replica(FrontierEntry& e, Clock::time_point now, std::vector<FrontierEntry>* held) {
   // Queued, and asked by a probe meanwhile: the probe's answer will be the page.
-  if (probes_out_.count(e.url) || probes_in_analysis_.count(e.url)) {
+  if (probe_under_way(e.url)) {
     held->push_back(std::move(e));
     return true;
   }
@@ -929,8 +931,12 @@ void Crawl::answer_probe(const std::string& url, long status, const std::string&
 
 bool Crawl::downloaded_or_under_way(const std::string& url) {
   const UrlState state = frontier_->state(url);
-  return state == UrlState::Done || state == UrlState::InFlight || probes_out_.count(url) != 0 ||
-         probes_in_analysis_.count(url) != 0 || probe_pages_.count(url) != 0;
+  return state == UrlState::Done || state == UrlState::InFlight || probe_under_way(url) ||
+         probe_pages_.count(url) != 0;
+}
+
+bool Crawl::probe_under_way(const std::string& url) const {
+  return probes_out_.count(url) != 0 || probes_in_analysis_.count(url) != 0;
 }
 
 void Crawl::bring_back(StoreJob& job) {
