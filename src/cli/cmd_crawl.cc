@@ -276,6 +276,9 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
                   static_cast<long long>(s.fetches), static_cast<long long>(s.revisits),
                   static_cast<long long>(s.changed), static_cast<long long>(s.not_modified));
     out += line;
+    std::snprintf(line, sizeof line, "revisit schedule: %lld pages, revisits %.2f/s of a revisit budget of %.2f/s\n",
+                  static_cast<long long>(s.scheduled), s.scheduled_rate, s.revisit_budget);
+    out += line;
   }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
   out += line;

@@ -13,8 +13,23 @@ constexpr auto kRetryEvery = std::chrono::milliseconds(500);
 }  // namespace
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
-                        std::uint8_t penalty) {
-  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty});
+                        std::uint8_t penalty, std::uint64_t from) {
+  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty, from});
+}
+
+std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<SharedMove>& moves) {
+  if (failing_since_) return std::nullopt;
+  if (moves.empty()) return std::vector<std::size_t>{};
+  auto r = work_->move_due(moves);
+  if (!r.ok()) return failed(r.status()), std::nullopt;
+  return std::move(*r);
+}
+
+std::optional<SharedView> SharedCrawl::view(double fetch_rate) {
+  if (failing_since_) return view_;
+  auto v = work_->view(fetch_rate);
+  if (!v.ok()) return failed(v.status()), view_;
+  return view_ = *v;
 }
 
 void SharedCrawl::failed(const Status& s) {
@@ -39,6 +54,8 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   x.held = fetching();
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;
+  for (std::size_t i : reply.fresh)
+    if (i < offers_.size() && offers_[i].from != 0) announced_.push_back(offers_[i].from);
   if (reply.offered.ok()) offers_.clear();
   // What was not taken stays buffered and goes again (each is safe to repeat).
   auto keep_failed = [&](auto* buffer, const std::vector<Status>& done) {
@@ -134,7 +151,7 @@ void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_
   auto it = held_.find(url);
   if (it == held_.end()) return;
   if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
-  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
+  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job, std::nullopt});
   held_.erase(it);
 }
 

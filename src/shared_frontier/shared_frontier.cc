@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <variant>
 
@@ -40,6 +41,7 @@ local function requeue(p, worker, url, v)
     redis.call('ZADD', p .. 'r:' .. host, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), url)
   else
     redis.call('ZADD', p .. 'q:' .. host, score, url)
+    redis.call('SADD', p .. 'qhosts', host)
     if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
   end
   redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
@@ -49,13 +51,15 @@ end
 )lua";
 
 // ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
-// Returns {added, then (i, backlinks) for each URL i (from 1) still queued
-// whose links across workers were counted}. A queued URL absent from
-// 'links' has one link (most have), so that only the others cost memory.
+// Returns {added, {(i, backlinks) for each URL i (from 1) still queued
+// whose links across workers were counted}, {i for each URL never seen
+// before}}. A queued URL absent from 'links' has one link (most have), so
+// that only the others cost memory. A host with a queued URL is in 'qhosts'.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
 local linked = {}
+local fresh = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
   local url, host, addr = ARGV[3 + i * 5], ARGV[4 + i * 5], ARGV[5 + i * 5]
   local prio, links = tonumber(ARGV[6 + i * 5]), tonumber(ARGV[7 + i * 5])
@@ -63,10 +67,12 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
+    redis.call('SADD', p .. 'qhosts', host)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
     if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
     added = added + 1
+    fresh[#fresh + 1] = i + 1
   else
     local cur = redis.call('ZSCORE', q, url)
     if cur then
@@ -85,8 +91,7 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     end
   end
 end
-table.insert(linked, 1, added)
-return linked
+return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
@@ -158,6 +163,7 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
     if free then
       local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
       local rtop = redis.call('ZRANGE', p .. 'r:' .. host, 0, 0, 'WITHSCORES')
+      if #top == 0 then redis.call('SREM', p .. 'qhosts', host) end
       if #top == 0 and #rtop == 0 then
         redis.call('ZREM', p .. 'hosts', host)
       else
@@ -198,6 +204,8 @@ while #out < 2 + want * 4 do
     if best_new then owed = owed + new_share end
   else
     top = redis.call('ZPOPMIN', p .. 'q:' .. host)
+    if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
+    redis.call('INCR', p .. 'new_claims')
     redis.call('HDEL', p .. 'links', top[1])
     owed = math.max(0, owed + new_share - 1)
     if left then
@@ -339,6 +347,44 @@ end
 return n
 )lua";
 
+// ARGV: prefix, n, then n × (url, from_ms, to_ms). Each URL's revisit
+// falls due at to_ms instead, only while it is still scheduled at from_ms:
+// a revisit made since by any worker (a new due time), fallen due or in
+// flight is left alone, so that only the worker whose visit set a due time
+// moves it. Returns the indices (from 1) of the URLs moved.
+constexpr const char* kMove = R"lua(
+local p = ARGV[1]
+local moved = {}
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local url = ARGV[3 + i * 3]
+  local at = redis.call('ZSCORE', p .. 'due', url)
+  if at and tonumber(at) == tonumber(ARGV[4 + i * 3]) then
+    redis.call('ZADD', p .. 'due', 'XX', ARGV[5 + i * 3], url)
+    moved[#moved + 1] = i + 1
+  end
+end
+return moved
+)lua";
+
+// ARGV: prefix, worker, fetch_rate, lease_ms. What a worker's revisit
+// schedule needs of the whole crawl, read in one step: the workers alive
+// (seen within a lease; this one counts, its rate recorded in 'rate'),
+// their --fetch-rate summed (a worker that never said its rate counts with
+// this one's), the new URLs claimed so far ('new_claims'), the hosts with
+// new URLs queued ('qhosts'), the pages scheduled for revisits ('copy')
+// and the server's clock. Returns {workers, rate, new_claims, qhosts, copies, now}.
+constexpr const char* kView = R"lua(
+local p, me, rate, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local now = now_ms()
+redis.call('ZADD', p .. 'workers', now, me)
+redis.call('HSET', p .. 'rate', me, rate)
+local alive = redis.call('ZRANGEBYSCORE', p .. 'workers', now - lease, '+inf')
+local sum = 0
+for _, w in ipairs(alive) do sum = sum + tonumber(redis.call('HGET', p .. 'rate', w) or rate) end
+return {#alive, tostring(sum), tonumber(redis.call('GET', p .. 'new_claims') or '0'),
+        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now}
+)lua";
+
 // ARGV: prefix, worker, host, lease_ms. Extends the lease on the host only
 // when this worker holds it (one released meanwhile may be another's now).
 // Returns whether it did.
@@ -358,6 +404,8 @@ const std::string kReleaseScript = std::string(kNow) + kRelease;
 const std::string kSettleScript = kSettle;
 const std::string kScheduleScript = kSchedule;
 const std::string kRenewScript = kRenew;
+const std::string kViewScript = std::string(kNow) + kView;
+const std::string kMoveScript = kMove;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -410,13 +458,16 @@ namespace {
 
 // The reply of the add script for the URLs from `from`: how many were new,
 // and the linked ones.
-Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked) {
+Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked,
+                               std::vector<std::size_t>* fresh) {
   if (!r.ok()) return failed("queueing URLs", r.status());
   const auto& e = r->elements;
-  if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
+  if (e.size() < 3) return Result<std::size_t>::Error("queueing URLs: unexpected reply from Redis");
   if (linked)
-    for (std::size_t k = 1; k + 1 < e.size(); k += 2)
-      linked->push_back(Linked{from + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
+    for (std::size_t k = 0; k + 1 < e[1].elements.size(); k += 2)
+      linked->push_back(Linked{from + static_cast<std::size_t>(e[1].elements[k].integer) - 1, e[1].elements[k + 1].integer});
+  if (fresh)
+    for (const RedisReply& i : e[2].elements) fresh->push_back(from + static_cast<std::size_t>(i.integer) - 1);
   return static_cast<std::size_t>(e[0].integer);
 }
 
@@ -453,11 +504,12 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
 
 }  // namespace
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked,
+                                        std::vector<std::size_t>* fresh) {
   std::size_t added = 0;
   for (std::size_t i = 0; i < urls.size(); i += kAddBatch) {
     const std::size_t n = std::min(kAddBatch, urls.size() - i);
-    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked);
+    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked, fresh);
     if (!r.ok()) return r;
     added += *r;
   }
@@ -500,7 +552,7 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   ExchangeResult out;
   std::size_t k = 0;
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch, ++k)
-    if (auto r = added_from(replies[k], i, &out.linked); !r.ok() && out.added.ok()) out.added = r.status();
+    if (auto r = added_from(replies[k], i, &out.linked, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
   for (const auto& [c, address] : x.releases)
     out.released.push_back(replies[k++].ok() ? Status::Ok() : failed("releasing " + c.host, replies[k - 1].status()));
   for (const Settle& st : x.settles)
@@ -600,6 +652,39 @@ Result<std::int64_t> SharedFrontier::now_ms() {
   if (!r.ok()) return r.status();
   if (r->elements.size() < 2) return Result<std::int64_t>::Error("Redis TIME: unexpected reply");
   return std::stoll(r->elements[0].str) * 1000 + std::stoll(r->elements[1].str) / 1000;
+}
+
+Result<std::vector<std::size_t>> SharedFrontier::move_due(const std::vector<DueMove>& moves) {
+  std::vector<std::size_t> moved;
+  for (std::size_t i = 0; i < moves.size(); i += kAddBatch) {
+    const std::size_t n = std::min(kAddBatch, moves.size() - i);
+    std::vector<std::string> args = {prefix(), std::to_string(n)};
+    for (std::size_t j = i; j < i + n; ++j) {
+      args.push_back(moves[j].url);
+      args.push_back(std::to_string(moves[j].from_ms));
+      args.push_back(std::to_string(moves[j].to_ms));
+    }
+    auto r = redis_->script(kMoveScript, {}, args);
+    if (!r.ok()) return failed("moving due times", r.status());
+    for (const RedisReply& k : r->elements) moved.push_back(i + static_cast<std::size_t>(k.integer) - 1);
+  }
+  return moved;
+}
+
+Result<CrawlView> SharedFrontier::view(double fetch_rate) {
+  auto r = redis_->script(kViewScript, {}, {prefix(), options_.worker_id, std::to_string(fetch_rate),
+                                            std::to_string(options_.lease_ms)});
+  if (!r.ok()) return failed("reading the crawl's figures", r.status());
+  const auto& e = r->elements;
+  if (e.size() < 6) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
+  CrawlView v;
+  v.workers = e[0].integer;
+  v.fetch_rate = std::strtod(e[1].str.c_str(), nullptr);
+  v.new_claims = e[2].integer;
+  v.queued_hosts = e[3].integer;
+  v.scheduled = e[4].integer;
+  v.now_ms = e[5].integer;
+  return v;
 }
 
 Result<FrontierCounts> SharedFrontier::counts() {

@@ -19,6 +19,9 @@
 //   copy            HASH   URL → what a revisit needs of its last visit (validators,
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
+//   qhosts          SET    the hosts with new URLs queued
+//   new_claims      STRING new URLs claimed so far (revisits not counted)
+//   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
 //   budget          STRING pages left to claim (absent: no budget)
 //   seq, done       STRING counters
 // Scripts run atomically on the server (Lua) and build their keys from the
@@ -106,6 +109,22 @@ struct NoClaim {
   std::int64_t now_ms = 0;         // with kWait: the server's clock when it said so
 };
 
+// A revisit's due time moved by the worker whose visit set it (move_due()).
+struct DueMove {
+  std::string url;
+  std::int64_t from_ms = 0, to_ms = 0;
+};
+
+// What a worker's revisit schedule needs of the whole crawl (view()).
+struct CrawlView {
+  std::int64_t workers = 0;        // alive: seen within a lease
+  double fetch_rate = 0;           // their --fetch-rate summed (requests/s)
+  std::int64_t new_claims = 0;     // new URLs claimed since the crawl began
+  std::int64_t queued_hosts = 0;   // hosts with new URLs queued
+  std::int64_t scheduled = 0;      // pages downloaded and scheduled for revisits
+  std::int64_t now_ms = 0;         // the server's clock
+};
+
 struct FrontierCounts {
   std::int64_t seen = 0, queued = 0, inflight = 0, done = 0, due = 0;
   std::optional<std::int64_t> budget_left;
@@ -126,8 +145,10 @@ class SharedFrontier {
   // URLs seen before and still queued whose count rose are listed with it,
   // so that the caller may move them up (add them again with the better
   // priority). Atomic per call of 256 URLs: a URL enters the queues at
-  // most once in the crawl's life. Returns how many were new.
-  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr);
+  // most once in the crawl's life. Returns how many were new; with
+  // `fresh`, their indices in `urls`.
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr,
+                          std::vector<std::size_t>* fresh = nullptr);
 
   // The best URL of the best ready host not leased by anyone, whose address
   // is ready too; leases the host to this worker. Atomic: no two workers
@@ -192,6 +213,11 @@ class SharedFrontier {
   // A revisit of a URL not in flight: it joins its host's revisits when
   // due, and its claim carries `next.copy`.
   Status schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next);
+  // Due times moved (a later solve of the schedule changed the pages'
+  // frequencies): each only while the URL is still scheduled at `from_ms`
+  // (not revisited since by anyone, not fallen due). Atomic per 256 URLs.
+  // Returns the indices of those moved.
+  Result<std::vector<std::size_t>> move_due(const std::vector<DueMove>& moves);
 
   // What one round trip to the server carries, run in this order: the
   // URLs to queue (add()), the releases (release(), with the address),
@@ -211,12 +237,16 @@ class SharedFrontier {
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
     std::vector<Linked> linked;    // as add() gives them
+    std::vector<std::size_t> fresh;  // the URLs of `add` never seen before (indices)
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
   };
   ExchangeResult exchange(const Exchange& x);
 
   Result<std::int64_t> now_ms();
+  // The crawl's figures a revisit schedule needs (CrawlView), in one atomic
+  // read; records this worker alive with its `fetch_rate`.
+  Result<CrawlView> view(double fetch_rate);
   Result<FrontierCounts> counts();
 
   const SharedFrontierOptions& options() const { return options_; }

@@ -536,3 +536,99 @@ TEST_F(SharedFrontierTest, NewUrlsKeepAFifthOfTheClaimsWhileRevisitsAreDue) {
 
 }  // namespace
 }  // namespace cronista::shared_frontier
+
+namespace cronista::shared_frontier {
+namespace {
+
+// What a revisit schedule reads of the whole crawl: the workers alive and
+// their rates summed (one silent past a lease no more), the new URLs
+// claimed (revisits not), the hosts with new URLs queued (a host leaves
+// when its queue empties, and comes back with a URL given back), the pages
+// scheduled for revisits; and add() names the URLs new to the crawl.
+TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrlsWereNew) {
+  SharedFrontierOptions reader = worker("w-leitor");
+  reader.lease_ms = 300;
+  auto w1 = open(worker("w1"));
+  auto w2 = open(reader);
+  auto gone = open(worker("w-parado"));
+  ASSERT_TRUE(w1 && w2 && gone);
+  ASSERT_TRUE(gone->view(5).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  ASSERT_TRUE(w1->view(4).ok());
+  auto v = w2->view(6);
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  EXPECT_EQ(v->workers, 2);
+  EXPECT_DOUBLE_EQ(v->fetch_rate, 10);
+  EXPECT_EQ(v->queued_hosts, 0);
+
+  std::vector<QueuedUrl> first = pages("a.pt", 2);
+  for (const QueuedUrl& u : pages("b.pt", 1)) first.push_back(u);
+  std::vector<std::size_t> fresh;
+  ASSERT_TRUE(w1->add(first, nullptr, &fresh).ok());
+  EXPECT_EQ(fresh, (std::vector<std::size_t>{0, 1, 2}));
+  fresh.clear();
+  ASSERT_TRUE(w1->add({first[1], {"http://c.pt/novo", "c.pt", "", 10}, first[0]}, nullptr, &fresh).ok());
+  EXPECT_EQ(fresh, (std::vector<std::size_t>{1}));
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->queued_hosts, 3);
+  EXPECT_EQ(v->new_claims, 0);
+
+  // a.pt's and b.pt's URLs claimed (best first): their hosts have none
+  // queued; b.pt's page downloaded and scheduled for a revisit, which is
+  // claimed (no new URL); a.pt's first URL given back is queued again.
+  std::vector<Claim> claims;
+  for (int i = 0; i < 3; ++i) {
+    auto c = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    ASSERT_TRUE(w1->release(*c).ok());
+    claims.push_back(*c);
+  }
+  ASSERT_EQ(claims[2].url, "http://b.pt/artigo/0");
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->queued_hosts, 1);
+  EXPECT_EQ(v->new_claims, 3);
+  ASSERT_TRUE(w1->settle(Settle{claims[2], false, NextVisit{v->now_ms, "copy"}}).ok());
+  auto revisit = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(revisit);
+  EXPECT_TRUE(revisit->copy);
+  ASSERT_TRUE(w1->give_back(claims[0]).ok());
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->scheduled, 1);
+  EXPECT_EQ(v->new_claims, 3);
+  EXPECT_EQ(v->queued_hosts, 2);
+}
+
+// A due time is moved by the worker whose visit set it, only while it
+// stands: one set since by another visit is left alone.
+TEST_F(SharedFrontierTest, ADueTimeMovesOnlyWhileItIsTheOneItsWorkerSet) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  auto now = w->now_ms();
+  ASSERT_TRUE(now.ok());
+  const std::int64_t later = *now + 600000;
+  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", NextVisit{later, "copy-a"}).ok());
+  ASSERT_TRUE(w->schedule_revisit("http://b.pt/", "b.pt", NextVisit{later, "copy-b"}).ok());
+  // b.pt's page revisited since by another worker: due at another time.
+  ASSERT_TRUE(w->schedule_revisit("http://b.pt/", "b.pt", NextVisit{later + 5, "copy-b2"}).ok());
+  auto moved = w->move_due({{"http://a.pt/", later, *now}, {"http://b.pt/", later, *now}, {"http://c.pt/", later, *now}});
+  ASSERT_TRUE(moved.ok()) << moved.status().message();
+  EXPECT_EQ(*moved, (std::vector<std::size_t>{0}));
+  auto c = claim_within(*w, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->url, "http://a.pt/");
+  ASSERT_TRUE(w->release(*c).ok());
+  auto none = w->claim();  // b.pt's stays due ten minutes from now
+  ASSERT_TRUE(none.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*none));
+  EXPECT_EQ(std::get<NoClaim>(*none).why, NoClaim::Why::kWait);
+  // A due time fallen due (in its host's revisits) or claimed is not moved.
+  moved = w->move_due({{"http://a.pt/", *now, later}});
+  ASSERT_TRUE(moved.ok());
+  EXPECT_TRUE(moved->empty());
+}
+
+}  // namespace
+}  // namespace cronista::shared_frontier
