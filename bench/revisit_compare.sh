@@ -19,12 +19,18 @@
 #   bench/revisit_compare.sh --seeds "1" --run-for 300 --pages 300
 #   bench/revisit_compare.sh --policies "optimal uniform"
 #   bench/revisit_compare.sh --keep                   keep the work folder
+#   bench/revisit_compare.sh --policies optimal --workers 2
+#                                   also the first policy as 2 workers of one
+#                                   shared crawl (crawl --frontier, a
+#                                   redis-server on a unix socket started here),
+#                                   each at 1/2 of --budget: the same budget
 #
 # Options: --pages N (content pages of the web, default 400), --seeds "S…"
 # (default "1 7"), --run-for S (default 600), --warmup S (default 120),
 # --budget R (requests/s, default 10), --delay-ms D (default 100),
 # --policies "P…" (default: optimal uniform proportional classes adaptive),
-# --port P (default 18590). Needs build/cronista; CRONISTA_BIN overrides it.
+# --port P (default 18590), --workers N (default 0: no shared run). Needs
+# build/cronista (CRONISTA_BIN overrides it); with --workers, redis-server.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +43,7 @@ budget=10
 delay_ms=100
 policies="optimal uniform proportional classes adaptive"
 port=18590
+workers=0
 keep=0
 while (($#)); do
   case "$1" in
@@ -48,8 +55,9 @@ while (($#)); do
     --delay-ms) delay_ms="$2"; shift 2 ;;
     --policies) policies="$2"; shift 2 ;;
     --port) port="$2"; shift 2 ;;
+    --workers) workers="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "revisit_compare: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -58,6 +66,7 @@ done
 
 work="$(mktemp -d /tmp/cronista-revisit-compare.XXXXXX)"
 server_pid=""
+redis_pid=""
 stop_server() {
   if [[ -n "$server_pid" ]]; then
     kill "$server_pid" 2>/dev/null || true
@@ -67,9 +76,35 @@ stop_server() {
 }
 cleanup() {
   stop_server
+  if [[ -n "$redis_pid" ]]; then kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; fi
   if ((keep)); then echo "revisit_compare: kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+
+# A fresh server of the living web in WEB, logging requests to WEB/requests-RUN.log.
+serve() {  # WEB RUN
+  rm -f "$1/requests-$2.log" "$work/ready"
+  "$bin" sample-web serve --root "$1" --living --request-log "$1/requests-$2.log" --ready-file "$work/ready" \
+    2>"$work/serve-$seed-$2.log" &
+  server_pid=$!
+  for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
+  [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; cat "$work/serve-$seed-$2.log" >&2; exit 1; }
+}
+
+runs="$policies"
+if ((workers > 0)); then
+  command -v redis-server >/dev/null && command -v redis-cli >/dev/null ||
+    { echo "revisit_compare: --workers needs redis-server and redis-cli; run scripts/setup" >&2; exit 1; }
+  sock="$work/redis.sock"
+  redis-server --port 0 --unixsocket "$sock" --unixsocketperm 700 --dir "$work" --save '' --appendonly no \
+    >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 1 100); do redis-cli -s "$sock" ping >/dev/null 2>&1 && break; sleep 0.05; done
+  redis-cli -s "$sock" ping >/dev/null 2>&1 || { echo "revisit_compare: redis-server did not start" >&2; exit 1; }
+  shared_policy="${policies%% *}"
+  shared_run="$shared_policy-x$workers"
+  runs="$policies $shared_run"
+fi
 
 # The figures of one run from eval-revisit's figures.csv: freshness, age,
 # latency p90, share of new articles fetched (columns found by name).
@@ -103,13 +138,7 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
         print(page["url"])' "$web/living.jsonl" >"$seeds_file"
 
   for policy in $policies; do
-    log="$web/requests-$policy.log"
-    rm -f "$log" "$work/ready"
-    "$bin" sample-web serve --root "$web" --living --request-log "$log" --ready-file "$work/ready" \
-      2>"$work/serve-$seed-$policy.log" &
-    server_pid=$!
-    for _ in $(seq 1 200); do [[ -s "$work/ready" ]] && break; sleep 0.05; done
-    [[ -s "$work/ready" ]] || { echo "revisit_compare: the server did not start" >&2; cat "$work/serve-$seed-$policy.log" >&2; exit 1; }
+    serve "$web" "$policy"
     echo "revisit_compare: seed $seed: crawl --revisit --revisit-policy $policy for ${run_for}s" >&2
     "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
       --revisit --revisit-policy "$policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
@@ -117,10 +146,24 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
     stop_server
     grep -E "^(pages downloaded|requests|stopped)" "$work/crawl-$seed-$policy.log" | sed "s/^/  $policy: /" >&2
   done
+  if ((workers > 0)); then
+    serve "$web" "$shared_run"
+    echo "revisit_compare: seed $seed: $workers workers of one crawl, --revisit-policy $shared_policy, ${run_for}s" >&2
+    rate=$(python3 -c "print($budget / $workers)")
+    pids=()
+    for w in $(seq 1 "$workers"); do
+      "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$shared_run-$w.db" --quiet \
+        --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$rate" --delay-ms "$delay_ms" \
+        --frontier "unix://$sock" --crawl-id "revisit-$seed" 2>"$work/crawl-$seed-$shared_run-$w.log" &
+      pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || { cat "$work/crawl-$seed-$shared_run"-*.log >&2; exit 1; }; done
+    stop_server
+  fi
 
   # Every crawl's log scored over the same window, and the references simulated once.
   echo "revisit_compare: seed $seed: eval-revisit over ${warmup}..${run_for} s" >&2
-  for policy in $policies; do
+  for policy in $runs; do
     "$bin" eval-revisit --truth "$web/living.jsonl" --log "$web/requests-$policy.log" --window "$warmup..$run_for" \
       --out "$web/eval-$policy" >/dev/null 2>"$work/eval-$seed-$policy.log"
   done
@@ -133,7 +176,7 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
   echo "## seed $seed: $pages pages, budget $budget requests/s, gap $delay_ms ms, window ${warmup}..${run_for} s"
   printf '%-22s %10s %10s %12s %10s\n' run freshness age_s p90_s fetched
   read -r opt_f _ < <(figures "$web/eval-sim/figures.csv" optimal)
-  for policy in $policies; do
+  for policy in $runs; do
     read -r f a p s < <(figures "$web/eval-$policy/figures.csv" measured)
     printf '%-22s %10s %10s %12s %10s\n' "crawl $policy" "$f" "$a" "$p" "$s"
   done
@@ -141,7 +184,19 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
     read -r f a p s < <(figures "$web/eval-sim/figures.csv" "$ref")
     printf '%-22s %10s %10s %12s %10s\n' "simulated $ref" "$f" "$a" "$p" "$s"
   done
-  for policy in $policies; do
+  # The smallest gap between two requests to one host, at the server, per crawl.
+  for policy in $runs; do
+    python3 - "$web/eval-$policy/summary.md" "$policy" <<'EOF'
+import sys
+gaps = []
+for line in open(sys.argv[1]):
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cells) == 4 and cells[0] == "measured" and cells[3].isdigit():
+        gaps.append(int(cells[3]))
+print(f"crawl {sys.argv[2]}: smallest gap at a host {min(gaps) if gaps else '-'} ms")
+EOF
+  done
+  for policy in $runs; do
     read -r f _ < <(figures "$web/eval-$policy/figures.csv" measured)
     python3 -c "import sys; f, o = sys.argv[1:3]; print(f'crawl {sys.argv[3]}: {float(f) / float(o):.3f} x the optimum with true rates')" \
       "$f" "$opt_f" "$policy" 2>/dev/null || true

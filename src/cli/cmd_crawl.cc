@@ -278,6 +278,9 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
                   static_cast<long long>(s.fetches), static_cast<long long>(s.revisits),
                   static_cast<long long>(s.changed), static_cast<long long>(s.not_modified));
     out += line;
+    std::snprintf(line, sizeof line, "revisit schedule: %lld pages, revisits %.2f/s of a revisit budget of %.2f/s\n",
+                  static_cast<long long>(s.scheduled), s.scheduled_rate, s.revisit_budget);
+    out += line;
   }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
   out += line;
@@ -431,9 +434,6 @@ int cmd_crawl(int argc, char** argv) {
   }
   if (a.frontier.empty() != a.crawl_id.empty())
     return fail("crawl", "--frontier and --crawl-id go together", kExitUsage);
-  if (!a.frontier.empty() && a.revisit)
-    return fail("crawl", "--revisit is not available with --frontier (each worker would revisit its own shard)",
-                kExitUsage);
   if (!a.frontier.empty() && a.replicas == "detect")
     return fail("crawl", "--replicas detect is not available with --frontier (each worker sees only its own shard)",
                 kExitUsage);
@@ -536,6 +536,7 @@ int cmd_crawl(int argc, char** argv) {
     so.dead_after_ms = 5 * a.lease_ms;
     so.host_gap_ms = a.delay_ms;
     so.address_gap_ms = a.address_delay_ms;
+    so.new_share = revisit::RevisitOptions{}.min_new_share;
     auto work = shared_frontier::open_crawl_work(a.frontier, so);
     if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());
     o.shared = std::move(*work);

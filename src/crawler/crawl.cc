@@ -134,6 +134,8 @@ constexpr double kLastModifiedIsNowS = 5;
 constexpr double kFailedRevisitWaitS = 60;
 // The window over which the rate of new-URL fetches is measured.
 constexpr double kNewUrlRateWindowS = 60;
+// A shared crawl reads the crawl's figures for its schedule at most this often.
+constexpr double kSharedViewEveryS = 1;
 // While new URLs are queued, the share of request slots they keep whatever
 // the schedule says (RevisitOptions::min_new_share, counted slot by slot).
 constexpr double kNewUrlSlotShare = revisit::RevisitOptions{}.min_new_share;
@@ -204,11 +206,26 @@ class Crawl {
   // no earlier signature to compare with), the validators it came with.
   void note_visit(PageId id, double at, std::optional<bool> changed, std::int64_t new_urls,
                   const std::string& last_modified);
+  // The new URLs a revisit announced, as its yield counts them now: those
+  // new to this crawl's frontier; in a shared crawl none yet (a link new
+  // here may be known to the others): the shared frontier tells which were
+  // new to the crawl, and credit_announced() adds them to the yield.
+  std::int64_t announced_here(std::int64_t fresh) const { return shared_ ? 0 : fresh; }
+  void credit_announced();
   bool dispatch_revisit(Clock::time_point now, double wall);
+  void start_revisit(PageId id, Clock::time_point now, double wall);
+  // A shared crawl (shared_work.h): the shared frontier keeps the due
+  // times; a worker revisits the pages it claims, whoever downloaded them.
+  bool claim_revisit(const SharedClaim& c, StoreJob& job);
+  bool dispatch_claimed_revisit(Clock::time_point now, double wall);
+  void share_visit(const std::string& url, std::optional<bool> relevant, bool revisited);
   void on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r);
   void on_revisit_analysed(AnalysisResult&& r);
   void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
   void maybe_resolve(double wall, bool force);
+  void read_shared_view(double wall);
+  void move_shared_due();
+  double shared_new_url_rate() const;
   double prior_rate() const;
   Status restore_schedule();
 
@@ -277,6 +294,20 @@ class Crawl {
   std::vector<Copy> copies_;                                // by PageId
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
   std::vector<std::uint8_t> last_modified_distrusted_;      // by host: Last-Modified proven wrong
+  std::deque<PageId> claimed_revisits_;                     // a shared crawl's revisits claimed, not started
+  std::vector<std::int8_t> shared_relevance_;               // by PageId, a shared crawl's: -1 unknown, 0, 1
+  // A shared crawl: the page (PageId + 1) whose revisit offers the links
+  // being added now (0: none); the shared frontier tells which were new to
+  // the crawl, and those make the page's yield.
+  std::uint64_t announcing_ = 0;
+  // A shared crawl's new-URL claims over the last minute: (the shared
+  // frontier's clock, new URLs claimed by then), and when it was last read.
+  std::deque<std::pair<double, std::int64_t>> shared_new_claims_;
+  double shared_view_read_ = -std::numeric_limits<double>::infinity();
+  SharedView shared_view_;
+  // By PageId: the due time this worker's visit set in the shared frontier
+  // (0: none, or another worker's since), moved when a solve changes it.
+  std::vector<double> shared_due_;
   std::deque<double> new_fetch_times_;                      // wall times of new-URL requests (the last minute)
   double new_url_owed_ = 0;  // slots owed to queued new URLs (kNewUrlSlotShare of each one dispatched)
   double last_resolve_check_ = -std::numeric_limits<double>::infinity();
@@ -371,7 +402,7 @@ Status Crawl::setup() {
     shared_ = std::make_unique<SharedCrawl>(o_.shared, o_.shared_patience);
     fo.priority_slack = -1;
     fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
-      shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty);
+      shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_);
     };
     // A download counts its page (pages_) just before its entry is
     // finished; a redirect, an error or a robots.txt refusal gives its page
@@ -463,11 +494,16 @@ Status Crawl::setup() {
   if (shared_) {
     Status s = o_.shared->join(o_.max_pages, [this](const std::string& url) -> std::optional<bool> {
       const UrlState state = frontier_->state(url);
+      // A page downloaded but not yet scheduled for its revisit goes back:
+      // claimed again here, it is scheduled then.
+      if (state == UrlState::Done && schedule_) return std::nullopt;
       if (state == UrlState::Done) return true;
       if (state == UrlState::Dropped) return false;
       return std::nullopt;
     });
     if (!s.ok()) return s;
+    // The new URLs claimed by the crawl so far, counted from here.
+    if (schedule_) read_shared_view(wall_seconds());
   }
   if (Status s = store_->start([this](std::uint64_t) { fetcher_->wake(); }); !s.ok()) return s;
 
@@ -740,6 +776,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   if (schedule_) {
     schedule_copy(visit_of(p, r.entry.host, r.entry.depth), iso_seconds(p.fetched_at).value_or(wall_seconds()));
     ++visits_since_resolve_;
+    share_visit(p.url, p.relevant, false);
   }
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
@@ -1030,6 +1067,7 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
 }
 
 bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
+  if (shared_) return dispatch_claimed_revisit(now, wall);
   // A due page whose host must wait is postponed to when it may be ready,
   // which lets the pages of other hosts through; a bounded number per call.
   for (int tries = 0; tries < 256; ++tries) {
@@ -1060,25 +1098,124 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
       ++skipped_["robots"];
       continue;
     }
-    FetchRequest req{next_token_++, c.url, false, {}};
-    if (!c.etag.empty()) req.headers.push_back("If-None-Match: " + c.etag);
-    const bool trusted = host >= last_modified_distrusted_.size() || !last_modified_distrusted_[host];
-    if (!c.last_modified.empty() && trusted) req.headers.push_back("If-Modified-Since: " + c.last_modified);
-    FrontierEntry e;
-    e.url = c.url;
-    e.key = url_key(c.url);
-    e.host = host;
-    e.depth = c.depth;
-    hosts_.on_dispatch(host, now);
-    c.in_flight = true;
-    schedule_->postpone(*due, wall + o_.timeout_ms / 1000.0);
-    in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(*due), {}};
-    take_slot(now);
-    fetcher_->start(std::move(req));
-    frontier_->host_changed(host, now);
+    start_revisit(*due, now, wall);
     return true;
   }
   return false;
+}
+
+// A conditional request with the copy's validators (a host's Last-Modified
+// only while it is trusted).
+void Crawl::start_revisit(PageId id, Clock::time_point now, double wall) {
+  Copy& c = copies_[id];
+  const std::uint32_t host = c.host;
+  FetchRequest req{next_token_++, c.url, false, {}};
+  if (!c.etag.empty()) req.headers.push_back("If-None-Match: " + c.etag);
+  const bool trusted = host >= last_modified_distrusted_.size() || !last_modified_distrusted_[host];
+  if (!c.last_modified.empty() && trusted) req.headers.push_back("If-Modified-Since: " + c.last_modified);
+  FrontierEntry e;
+  e.url = c.url;
+  e.key = url_key(c.url);
+  e.host = host;
+  e.depth = c.depth;
+  hosts_.on_dispatch(host, now);
+  c.in_flight = true;
+  schedule_->postpone(id, wall + o_.timeout_ms / 1000.0);
+  in_flight_[req.token] = InFlight{false, host, std::move(e), static_cast<std::int64_t>(id), {}};
+  take_slot(now);
+  fetcher_->start(std::move(req));
+  frontier_->host_changed(host, now);
+}
+
+// A revisit claimed from the shared frontier joins the schedule (a page
+// this worker never fetched comes in with the copy the claim carries; one
+// it knows takes the claim's copy, newer when another worker revisited it
+// since, and its clock restarts at the last visit by any worker) and waits
+// for its host here.
+bool Crawl::claim_revisit(const SharedClaim& claim, StoreJob& job) {
+  auto u = CanonicalUrl::parse(claim.url);
+  if (!u.ok() || !schedule_) return false;
+  const SharedCopy& s = *claim.revisit;
+  StoredVisit v;
+  v.url = u->str();
+  v.host = host_for(*u, job);
+  v.depth = s.depth;
+  v.fetched_at = s.captured_at;
+  v.signature = s.signature;
+  v.etag = s.etag;
+  v.last_modified = s.last_modified;
+  v.content_hash = s.content_hash;
+  if (s.relevant >= 0) v.relevant = s.relevant > 0;
+  const double last = s.last_visit > 0 ? s.last_visit : wall_seconds();
+  auto it = copy_of_.find(url_key(v.url));
+  if (it == copy_of_.end()) {
+    schedule_copy(v, last);
+    it = copy_of_.find(url_key(v.url));
+  } else {
+    Copy& c = copies_[it->second];
+    c = Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth, false};
+    if (last > schedule_->last_visit(it->second)) schedule_->rebase(it->second, last);
+  }
+  const PageId id = it->second;
+  // Its visits by every worker: the page's estimate is the crawl's.
+  if (s.history) schedule_->set_history(id, *s.history);
+  if (id < shared_due_.size()) shared_due_[id] = 0;
+  if (id >= shared_relevance_.size()) shared_relevance_.resize(id + 1, -1);
+  shared_relevance_[id] = s.relevant;
+  claimed_revisits_.push_back(id);
+  return true;
+}
+
+// The first claimed revisit whose host may be fetched now goes.
+bool Crawl::dispatch_claimed_revisit(Clock::time_point now, double wall) {
+  for (auto it = claimed_revisits_.begin(); it != claimed_revisits_.end();) {
+    const PageId id = *it;
+    Copy& c = copies_[id];
+    const std::uint32_t host = c.host;
+    if (hosts_.needs_robots(host, now)) {
+      if (hosts_[host].robots != RobotsState::Fetching) fetch_robots(host, now);
+      ++it;
+      continue;
+    }
+    if (!hosts_.may_fetch(host, now)) {
+      ++it;
+      continue;
+    }
+    it = claimed_revisits_.erase(it);
+    auto u = CanonicalUrl::parse(c.url);
+    if (!u.ok() || !hosts_[host].rules.allowed(u->path_and_query())) {
+      // robots.txt now forbids it: no more visits (completed unscheduled).
+      schedule_->set_weight(id, 0);
+      shared_->finished(c.url, false, jobs_submitted_);
+      ++skipped_["robots"];
+      continue;
+    }
+    start_revisit(id, now, wall);
+    return true;
+  }
+  return false;
+}
+
+// A shared crawl: the page's next revisit (the schedule's due time) goes to
+// the shared frontier with what any worker needs to make it; a revisit is
+// completed with it, once its store job is committed.
+void Crawl::share_visit(const std::string& url, std::optional<bool> relevant, bool revisited) {
+  if (!shared_) return;
+  auto it = copy_of_.find(url_key(url));
+  if (it == copy_of_.end()) return;
+  const PageId id = it->second;
+  const Copy& c = copies_[id];
+  if (revisited) shared_->finished(c.url, true, jobs_submitted_ + 1);
+  if (id >= shared_relevance_.size()) shared_relevance_.resize(id + 1, -1);
+  if (relevant) shared_relevance_[id] = *relevant ? 1 : 0;
+  // Before the first solve a page has no frequency yet: solve now.
+  if (!std::isfinite(schedule_->due(id)) && resolved_size_ == 0) maybe_resolve(wall_seconds(), true);
+  const double due = schedule_->due(id);
+  if (!std::isfinite(due)) return;  // not worth a revisit: it leaves the schedule
+  if (id >= shared_due_.size()) shared_due_.resize(id + 1, 0);
+  shared_due_[id] = due;
+  shared_->schedule(c.url, SharedCopy{c.etag, c.last_modified, c.content_hash, c.captured_at, c.signature, c.depth,
+                                      due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id)});
 }
 
 void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {
@@ -1095,6 +1232,7 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
   PageRecord& p = *page;
   p.revisit = true;
   frontier_->host_changed(host, now);
+  if (shared_) shared_->transfer_ended(c.url, r.ip);
 
   const bool html = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
                     looks_like_html(r.content_type, r.body);
@@ -1129,6 +1267,7 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
                                             schedule_->frequency(id) > 0 ? 1 / schedule_->frequency(id) : 0.0));
     p.body = std::move(r.body);
   }
+  share_visit(c.url, std::nullopt, true);
   job.page = std::move(page);
   submit(std::move(job));
 }
@@ -1141,6 +1280,7 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   StoreJob job;
   const std::uint64_t job_id = jobs_submitted_ + 1;
   std::int64_t kept = 0, fresh = 0;
+  if (shared_) announcing_ = id + 1;
   for (const FoundLink& link : r.links) {
     if (!admit(link.url, link.hub)) continue;
     // A link seen on an earlier visit is no new backlink; a URL never seen
@@ -1152,6 +1292,7 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
       ++fresh;
     ++kept;
   }
+  announcing_ = 0;
   p.links_kept = kept;
   p.new_urls = fresh;
   std::optional<bool> changed;
@@ -1160,11 +1301,12 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   ++revisits_;
   if (changed && *changed) ++changed_;
   const double wall = iso_seconds(p.fetched_at).value_or(wall_seconds());
-  note_visit(id, wall, changed, fresh, p.last_modified);
+  note_visit(id, wall, changed, announced_here(fresh), p.last_modified);
   ++visits_since_resolve_;
   // An unchanged copy stands: its analysis stays as stored.
   if (changed && !*changed) p.analysed = false;
   keep_copy(c, p, changed);
+  share_visit(c.url, p.relevant, true);
   job.page = std::move(r.page);
   submit(std::move(job));
 }
@@ -1200,6 +1342,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
   const bool index = feed.kind == FeedKind::kSitemapIndex;
   std::string listed;
   std::int64_t kept = 0, fresh = 0;
+  if (shared_ && revisit_page >= 0) announcing_ = static_cast<std::uint64_t>(revisit_page) + 1;
   for (const std::string& href : feed.urls) {
     if (!base.ok()) break;
     auto target = CanonicalUrl::resolve(*base, href);
@@ -1215,6 +1358,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
       ++fresh;
     ++kept;
   }
+  announcing_ = 0;
   p.links = static_cast<std::int64_t>(feed.urls.size());
   p.links_kept = kept;
   p.new_urls = fresh;
@@ -1226,6 +1370,7 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     frontier_->finish(e, UrlState::Done, &job.ops);
     --page_transfers_;
     schedule_copy(visit_of(p, e.host, e.depth), at);
+    share_visit(p.url, std::nullopt, false);
   } else {
     const PageId id = static_cast<PageId>(revisit_page);
     Copy& c = copies_[id];
@@ -1235,8 +1380,9 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     p.changed = changed;
     ++revisits_;
     if (changed && *changed) ++changed_;
-    note_visit(id, at, changed, fresh, p.last_modified);
+    note_visit(id, at, changed, announced_here(fresh), p.last_modified);
     keep_copy(c, p, changed);
+    share_visit(c.url, std::nullopt, true);
   }
   ++visits_since_resolve_;
   job.page = std::move(page);
@@ -1265,9 +1411,10 @@ void Crawl::queue_sitemaps(std::uint32_t host, const RobotsRules& rules, StoreJo
 void Crawl::maybe_resolve(double wall, bool force) {
   if (!schedule_ || schedule_->size() == 0) return;
   const bool grown = schedule_->size() >= resolved_size_ + resolved_size_ / 2 + 1;
+  if (shared_ && (force || wall - shared_view_read_ >= kSharedViewEveryS)) read_shared_view(wall);
   // New URLs ran dry (or came back): the budget they held moves at once,
   // not as the trailing window forgets them.
-  const bool dry = frontier_->empty();
+  const bool dry = shared_ ? shared_view_.queued_hosts == 0 : frontier_->empty();
   const bool dried = dry != resolved_dry_;
   const double every = dried ? 20 * resolve_cost_s_ : std::max(kResolveEveryS, 20 * resolve_cost_s_);
   if (!force && !grown && wall - last_resolve_check_ < every) return;
@@ -1284,13 +1431,28 @@ void Crawl::maybe_resolve(double wall, bool force) {
     if (has_copy[h]) caps += 1 / gap;
     if (frontier_->has_queued(h)) queued_caps += 1 / gap;
   }
-  schedule_->set_budget(o_.fetch_rate > 0 ? o_.fetch_rate : caps);
+  double crawl_budget = o_.fetch_rate > 0 ? o_.fetch_rate : caps;
   while (!new_fetch_times_.empty() && new_fetch_times_.front() < wall - kNewUrlRateWindowS) new_fetch_times_.pop_front();
   const double window = std::clamp(wall - started_wall_, 1.0, kNewUrlRateWindowS);
+  double new_rate = static_cast<double>(new_fetch_times_.size()) / window;
+  if (shared_) {
+    // The due times a worker sends are the crawl's, kept whichever worker
+    // makes the next visit: its schedule is solved for the crawl's budget
+    // (every worker's --fetch-rate), new URLs (every worker's claims, their
+    // hosts) and pages, scaled by its share of the crawl's scheduled pages,
+    // so that the workers' schedules together spend the crawl's budget once.
+    const double share =
+        std::min(1.0, static_cast<double>(schedule_->size()) / static_cast<double>(std::max<std::int64_t>(1, shared_view_.scheduled)));
+    const double gap = std::max(1, o_.delay_ms) / 1000.0;
+    if (o_.fetch_rate > 0) crawl_budget = shared_view_.fetch_rate * share;
+    queued_caps = static_cast<double>(shared_view_.queued_hosts) / gap * share;
+    new_rate = shared_new_url_rate() * share;
+  }
+  schedule_->set_budget(crawl_budget);
   // New URLs hold what they were fetched at over the last minute, but no
   // more than their hosts allow now: when only a slow host has URLs left
   // (or none does), the rest goes to revisits at once.
-  schedule_->set_new_url_rate(std::min(queued_caps, static_cast<double>(new_fetch_times_.size()) / window));
+  schedule_->set_new_url_rate(std::min(queued_caps, new_rate));
   schedule_->set_new_url_capacity(queued_caps);
   const double budget = schedule_->revisit_budget();
   const bool moved = std::abs(budget - resolved_budget_) > 0.1 * resolved_budget_;
@@ -1299,11 +1461,56 @@ void Crawl::maybe_resolve(double wall, bool force) {
   const double prior = prior_rate();
   for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
   schedule_->resolve();
+  if (shared_) move_shared_due();
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
   resolved_budget_ = budget;
   resolved_dry_ = dry;
   visits_since_resolve_ = 0;
+}
+
+// A shared crawl's figures (SharedView); the new URLs claimed by then are
+// kept for a minute, for their rate.
+void Crawl::read_shared_view(double wall) {
+  shared_view_read_ = wall;
+  const auto v = shared_->view(o_.fetch_rate);
+  if (!v) return;
+  shared_view_ = *v;
+  if (shared_new_claims_.empty() || v->at > shared_new_claims_.back().first)
+    shared_new_claims_.emplace_back(v->at, v->new_claims);
+  while (shared_new_claims_.size() > 1 && shared_new_claims_.front().first < v->at - kNewUrlRateWindowS)
+    shared_new_claims_.pop_front();
+}
+
+// A solve changed the pages' frequencies: the due times this worker's
+// visits set in the shared frontier move with them when they moved by more
+// than a tenth of the interval (a lone crawl's schedule moves them all), but
+// only those not revisited since by another worker nor fallen due.
+void Crawl::move_shared_due() {
+  std::vector<SharedMove> moves;
+  std::vector<PageId> ids;
+  for (PageId id = 0; id < shared_due_.size(); ++id) {
+    const double sent = shared_due_[id];
+    if (sent <= 0 || copies_[id].in_flight) continue;
+    const double due = schedule_->due(id);
+    if (!std::isfinite(due)) continue;
+    if (std::abs(due - sent) <= 0.1 * std::max(sent - schedule_->last_visit(id), 1e-3)) continue;
+    moves.push_back(SharedMove{copies_[id].url, sent, due});
+    ids.push_back(id);
+  }
+  const auto moved = shared_->move_due(moves);
+  if (!moved) return;
+  for (PageId id : ids) shared_due_[id] = 0;  // revisited since by another, or due: no longer this worker's
+  for (std::size_t i : *moved)
+    if (i < ids.size()) shared_due_[ids[i]] = moves[i].to;
+}
+
+// New URLs claimed per second over the last minute, by all workers.
+double Crawl::shared_new_url_rate() const {
+  if (shared_new_claims_.size() < 2) return 0;
+  const auto& [t0, n0] = shared_new_claims_.front();
+  const auto& [t1, n1] = shared_new_claims_.back();
+  return static_cast<double>(n1 - n0) / std::max(1.0, t1 - t0);
 }
 
 // The prior change rate of a page without a history: the crawl's own
@@ -1408,11 +1615,28 @@ void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
+    if (c.revisit) return claim_revisit(c, job);
     auto u = CanonicalUrl::parse(c.url);
     if (!u.ok()) return false;
-    return frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued;
+    if (frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued)
+      return true;
+    share_visit(u->str(), std::nullopt, false);  // downloaded here before: scheduled for its revisit now
+    return false;
   });
   if (!job.ops.empty() || !job.hosts.empty()) submit(std::move(job));
+  credit_announced();
+}
+
+void Crawl::credit_announced() {
+  if (!schedule_) return;
+  for (std::uint64_t from : shared_->take_announced()) {
+    if (from - 1 >= schedule_->size()) continue;
+    const auto id = static_cast<PageId>(from - 1);
+    schedule_->add_announced(id, 1);
+    // Its next visit not sent yet: it carries the yield.
+    if (SharedCopy* next = shared_->pending(copies_[id].url); next && next->history)
+      next->history->yield = schedule_->yield(id);
+  }
 }
 
 void Crawl::dispatch() {
@@ -1593,7 +1817,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     auto wait = std::chrono::milliseconds(100);
     auto next = frontier_->next_ready();
-    if (schedule_) {
+    if (schedule_ && !shared_) {
       const double due = schedule_->next_due_time();
       if (std::isfinite(due)) {
         const double in_s = std::clamp(due - wall_seconds(), 0.0, 1.0);
@@ -1649,6 +1873,11 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.revisits = revisits_;
   sum.changed = changed_;
   sum.not_modified = not_modified_;
+  if (schedule_) {
+    sum.scheduled = static_cast<std::int64_t>(schedule_->size());
+    for (PageId id = 0; id < schedule_->size(); ++id) sum.scheduled_rate += schedule_->frequency(id);
+    sum.revisit_budget = resolved_budget_;
+  }
   return sum;
 }
 

@@ -148,6 +148,10 @@ struct CrawlSummary {
   std::int64_t revisits = 0;      // revisits answered in this run
   std::int64_t changed = 0;       // revisits that found the main text changed
   std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
+  // The revisit schedule at the end: the pages it holds, their revisit
+  // frequencies summed and the budget its last solve shared out (per second).
+  std::int64_t scheduled = 0;
+  double scheduled_rate = 0, revisit_budget = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
 };
 

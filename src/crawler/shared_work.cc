@@ -13,8 +13,23 @@ constexpr auto kRetryEvery = std::chrono::milliseconds(500);
 }  // namespace
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
-                        std::uint8_t penalty) {
-  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty});
+                        std::uint8_t penalty, std::uint64_t from) {
+  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty, from});
+}
+
+std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<SharedMove>& moves) {
+  if (failing_since_) return std::nullopt;
+  if (moves.empty()) return std::vector<std::size_t>{};
+  auto r = work_->move_due(moves);
+  if (!r.ok()) return failed(r.status()), std::nullopt;
+  return std::move(*r);
+}
+
+std::optional<SharedView> SharedCrawl::view(double fetch_rate) {
+  if (failing_since_) return view_;
+  auto v = work_->view(fetch_rate);
+  if (!v.ok()) return failed(v.status()), view_;
+  return view_ = *v;
 }
 
 void SharedCrawl::failed(const Status& s) {
@@ -35,12 +50,14 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   SharedExchange x;
   x.offers = offers_;
   for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
-  for (const Finished& f : completions_) x.completions.emplace_back(f.claim, f.downloaded);
+  for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
   x.held = fetching();
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;
+  for (std::size_t i : reply.fresh)
+    if (i < offers_.size() && offers_[i].from != 0) announced_.push_back(offers_[i].from);
   if (reply.offered.ok()) offers_.clear();
   // What was not taken stays buffered and goes again (each is safe to repeat).
   auto keep_failed = [&](auto* buffer, const std::vector<Status>& done) {
@@ -78,7 +95,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
           // Known here already (this worker fetched it before a restart of the
           // shared frontier's view of it): nothing to download.
           held_.erase(c.url);
-          completions_.push_back(Finished{c, false, 0});
+          completions_.push_back(Finished{c, false, 0, take_next(c.url)});
         }
       }
     }
@@ -100,6 +117,14 @@ bool SharedCrawl::reconcile() {
       if (Status s = work_->give_back(c); !s.ok()) return failed(s), false;
   unsure_claims_ = false;
   return true;
+}
+
+std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {
+  auto it = next_.find(url);
+  if (it == next_.end()) return std::nullopt;
+  std::optional<SharedCopy> next = std::move(it->second);
+  next_.erase(it);
+  return next;
 }
 
 void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
@@ -144,7 +169,7 @@ void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_
   auto it = held_.find(url);
   if (it == held_.end()) return;
   if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
-  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job});
+  uncommitted_.push_back(Finished{std::move(it->second), downloaded, job, std::nullopt});
   held_.erase(it);
 }
 
@@ -154,6 +179,7 @@ void SharedCrawl::committed(std::uint64_t job) {
       ++it;
       continue;
     }
+    it->next = take_next(it->claim.url);
     completions_.push_back(std::move(*it));
     it = uncommitted_.erase(it);
   }

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "revisit/change_rate.h"
+#include "revisit/content_signature.h"
 #include "temporal/status.h"
 
 namespace cronista::crawler {
@@ -26,11 +28,37 @@ struct SharedUrl {
   std::string host;  // its authority (the politeness key)
   std::uint32_t backlinks = 0;  // pages linking to it that this offer adds (0 or 1: a page counts once)
   std::uint8_t penalty = 0;     // of the link's context (frontier.h: priority_for)
+  std::uint64_t from = 0;       // the offering page, as the crawl tags it (0: none), told back when new
+};
+
+// What a revisit needs of a page's newest visit, travelling through the
+// shared frontier to whichever worker revisits it: the validators for a
+// conditional request, the digest and date a WARC revisit record refers
+// to, the main text's signature to judge a change.
+struct SharedCopy {
+  std::string etag, last_modified, content_hash, captured_at;
+  std::optional<revisit::ContentSignature> signature;
+  std::uint16_t depth = 0;
+  double due = 0;         // when it is next due (seconds since the epoch)
+  double last_visit = 0;  // its last visit, of any outcome (the same clock)
+  std::int8_t relevant = -1;  // the page's relevance (-1: unknown, a hub only)
+  // Its visits over the whole crawl and its yield, whichever worker made
+  // them, so that its change rate is estimated from all of them.
+  std::optional<revisit::VisitHistory> history;
 };
 
 struct SharedClaim {
   std::string url, host;
   std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
+  std::optional<SharedCopy> revisit;  // a revisit of a page downloaded before
+};
+
+// A claimed URL done with (stored): `downloaded` false when it gave no page
+// (its page of the budget returns); with `next`, due for a revisit then.
+struct SharedCompletion {
+  SharedClaim claim;
+  bool downloaded = false;
+  std::optional<SharedCopy> next;
 };
 
 // A host's robots.txt as one worker fetched it (an HTTP response; network
@@ -48,9 +76,8 @@ struct SharedExchange {
   // the server's address the transfer reached ("" if none), so that hosts
   // on one address are paced together.
   std::vector<std::pair<SharedClaim, std::string>> releases;
-  // Claimed URLs done with (stored); `false`: it gave no page and its page
-  // of the budget returns.
-  std::vector<std::pair<SharedClaim, bool>> completions;
+  // Claimed URLs done with (stored), scheduled for a revisit when they say.
+  std::vector<SharedCompletion> completions;
   // Then up to this many claims: the best URLs of hosts no other worker
   // holds and politeness allows now, one per host; `held`: the hosts this
   // worker holds (claimed, not released), as its share of the hosts counts them.
@@ -63,8 +90,25 @@ struct SharedPull {
   std::chrono::milliseconds wait{};  // with kWait: until the earliest host may be ready
 };
 
+// A due time a worker set and moves (seconds since the epoch).
+struct SharedMove {
+  std::string url;
+  double from = 0, to = 0;
+};
+
+// What a worker's revisit schedule needs of the whole crawl.
+struct SharedView {
+  std::size_t workers = 1;        // alive (this one included)
+  double fetch_rate = 0;          // their --fetch-rate summed (requests/s; 0: none set)
+  std::int64_t new_claims = 0;    // new URLs claimed since the crawl began, by any worker
+  std::int64_t queued_hosts = 0;  // hosts with new URLs queued
+  std::int64_t scheduled = 0;     // pages downloaded and scheduled for revisits
+  double at = 0;                  // the shared frontier's clock (seconds)
+};
+
 struct SharedReply {
   Status offered;                          // the offers were all queued
+  std::vector<std::size_t> fresh;          // the offers never seen before in the crawl (indices)
   std::vector<Status> released, completed;  // one per release and completion
   Result<SharedPull> pull = SharedPull{};  // with claims > 0
 };
@@ -94,6 +138,13 @@ class SharedWork {
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
   virtual std::chrono::milliseconds heartbeat_every() const = 0;
+  // The crawl's figures a revisit schedule needs; says this worker is
+  // alive, fetching at most `fetch_rate` requests per second (0: no cap).
+  virtual Result<SharedView> view(double fetch_rate) = 0;
+  // Moves the due times this worker set (seconds, as SharedCopy::due) of
+  // URLs not revisited since by anyone: (url, from, to). Returns the
+  // indices of those moved.
+  virtual Result<std::vector<std::size_t>> move_due(const std::vector<SharedMove>& moves) = 0;
 };
 
 // The crawl loop's side of a shared frontier (crawl.cc): buffers what must
@@ -104,8 +155,19 @@ class SharedCrawl {
   SharedCrawl(std::shared_ptr<SharedWork> work, std::chrono::seconds patience)
       : work_(std::move(work)), patience_(patience) {}
 
-  // A URL found on a page (count_backlink) or a seed or redirect target.
-  void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty);
+  // A URL found on a page (count_backlink) or a seed or redirect target;
+  // `from` tags the page that found it (0: none), told by take_announced()
+  // when the URL is new to the crawl.
+  void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty,
+             std::uint64_t from = 0);
+  // The tags of the offers found new to the whole crawl since the last
+  // call, one per URL (a URL new to this worker only is not).
+  std::vector<std::uint64_t> take_announced() { return std::exchange(announced_, {}); }
+  // The crawl's figures (SharedView), the last ones read while the shared
+  // frontier does not answer (nullopt before any).
+  std::optional<SharedView> view(double fetch_rate);
+  // SharedWork::move_due(); nullopt while the shared frontier does not answer.
+  std::optional<std::vector<std::size_t>> move_due(const std::vector<SharedMove>& moves);
   // A host's robots.txt fetched by a worker of the crawl, or nullopt (none
   // yet, expired, or the shared frontier unreachable: fetch it yourself).
   std::optional<SharedRobots> robots(const std::string& host);
@@ -125,6 +187,16 @@ class SharedCrawl {
   // is completed once that job is committed, so that a worker killed before
   // the commit leaves it claimed (it returns to the queues) and nothing is lost.
   void finished(const std::string& url, bool downloaded, std::uint64_t job);
+  // A URL claimed and downloaded (or revisited) falls due for its next
+  // revisit, by any worker, once it is completed. Told before the store
+  // job in which it is finished is submitted.
+  void schedule(const std::string& url, SharedCopy next) { next_[url] = std::move(next); }
+  // The next visit of `url` told by schedule() and not yet sent (nullptr:
+  // none), for a yield learnt meanwhile.
+  SharedCopy* pending(const std::string& url) {
+    auto it = next_.find(url);
+    return it == next_.end() ? nullptr : &it->second;
+  }
   // The store committed every job up to `job`.
   void committed(std::uint64_t job);
   // Why the crawl ends now ("max-pages", "frontier-empty", "frontier-lost"),
@@ -149,17 +221,21 @@ class SharedCrawl {
   bool reconcile();
   void failed(const Status& s);
   void succeeded() { failing_since_.reset(); }
+  std::optional<SharedCopy> take_next(const std::string& url);
 
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
+  std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released
   struct Finished {
     SharedClaim claim;
     bool downloaded = false;
     std::uint64_t job = 0;
+    std::optional<SharedCopy> next;
   };
+  std::unordered_map<std::string, SharedCopy> next_;        // by URL: revisits to schedule at completion
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
   struct Release {
@@ -172,6 +248,7 @@ class SharedCrawl {
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{};
   std::string last_error_;
+  std::optional<SharedView> view_;
 };
 
 }  // namespace cronista::crawler

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 namespace cronista::revisit {
 
@@ -59,6 +60,15 @@ struct FoldedVisits {
   double changed_mean_interval = 0;
   std::uint32_t visits = 0;  // all folded visits, changed or not
   double interval_sum = 0;   // their intervals' total
+};
+
+// A page's visits as a schedule keeps them (revisit_schedule.h), to hand
+// to another process of the same crawl: the newest visits, oldest first,
+// the older ones folded, and the page's yield of new URLs per fetch.
+struct VisitHistory {
+  std::vector<ChangeObservation> recent;
+  FoldedVisits folded;
+  double yield = 0;
 };
 
 // The same estimate over `history` and the folded older visits.

@@ -75,6 +75,38 @@ void RevisitSchedule::record_visit(PageId id, double now, bool changed, std::siz
   schedule(id);
 }
 
+VisitHistory RevisitSchedule::history(PageId id) const {
+  const Page& p = pages_[id];
+  VisitHistory h;
+  h.folded = p.folded;
+  h.yield = p.yield;
+  const std::size_t first = p.kept == kKeptObservations ? p.oldest : 0;
+  for (std::size_t k = 0; k < p.kept; ++k) {
+    const float v = p.recent[(first + k) % kKeptObservations];
+    h.recent.push_back(ChangeObservation{std::abs(static_cast<double>(v)), v < 0});
+  }
+  return h;
+}
+
+void RevisitSchedule::set_history(PageId id, const VisitHistory& h) {
+  Page& p = pages_[id];
+  p.folded = h.folded;
+  p.yield = std::max(0.0, h.yield);
+  p.kept = 0;
+  p.oldest = 0;
+  // Only the newest kKeptObservations are kept apart (a longer list folds
+  // nothing: the sender keeps no more).
+  const std::size_t skip = h.recent.size() > kKeptObservations ? h.recent.size() - kKeptObservations : 0;
+  for (std::size_t k = skip; k < h.recent.size(); ++k) {
+    const auto& o = h.recent[k];
+    p.recent[p.kept++] = static_cast<float>(o.changed ? -o.interval_s : o.interval_s);
+  }
+}
+
+void RevisitSchedule::add_announced(PageId id, std::size_t new_urls) {
+  pages_[id].yield += options_.yield_memory * static_cast<double>(new_urls);
+}
+
 int RevisitSchedule::recent_changes(const Page& p, int n) const {
   int changes = 0;
   for (int k = 0; k < n && k < p.kept; ++k) {

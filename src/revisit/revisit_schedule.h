@@ -115,6 +115,14 @@ class RevisitSchedule {
   // A revisit at `now`: whether the main text changed since the previous
   // visit, and how many URLs never seen before the page links to.
   void record_visit(PageId page, double now, bool changed, std::size_t new_urls);
+  // A page's visits and yield (another process of a shared crawl made
+  // visits since this one last did: its history replaces this one's).
+  VisitHistory history(PageId page) const;
+  void set_history(PageId page, const VisitHistory& history);
+  // More URLs never seen before that the page's last visit announced,
+  // learnt after record_visit() (from another process of a shared crawl):
+  // the yield becomes what record_visit() would have made of them all.
+  void add_announced(PageId page, std::size_t new_urls);
 
   // A visit that cannot be compared with the one before (nothing known of
   // the earlier content): no observation, the page's clock starts again.

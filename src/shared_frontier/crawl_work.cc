@@ -1,8 +1,11 @@
 #include "shared_frontier/crawl_work.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <variant>
+
+#include <nlohmann/json.hpp>
 
 #include "crawler/frontier.h"
 
@@ -17,12 +20,67 @@ Claim to_claim(const crawler::SharedClaim& c) {
   return out;
 }
 
+// A due time as the shared frontier keeps it (ms).
+std::int64_t due_ms(double seconds) { return static_cast<std::int64_t>(seconds * 1000); }
+
+// A page's copy as the shared frontier keeps it (JSON, opaque to it).
+std::string copy_text(const crawler::SharedCopy& c) {
+  nlohmann::json j = {{"etag", c.etag}, {"lm", c.last_modified}, {"sha", c.content_hash},
+                      {"at", c.captured_at}, {"depth", c.depth}, {"last", c.last_visit}, {"rel", c.relevant}};
+  if (c.signature) j["sig"] = {c.signature->exact, c.signature->simhash, c.signature->words};
+  if (c.history) {
+    // Visits as signed intervals (negative: a change), oldest first.
+    nlohmann::json visits = nlohmann::json::array();
+    for (const auto& o : c.history->recent) visits.push_back(o.changed ? -o.interval_s : o.interval_s);
+    const revisit::FoldedVisits& f = c.history->folded;
+    j["visits"] = visits;
+    j["folded"] = {f.unchanged_time, f.changed, f.changed_mean_interval, f.visits, f.interval_sum};
+    j["yield"] = c.history->yield;
+  }
+  return j.dump();
+}
+
+// A copy read back: what cannot be read is left empty (the revisit is then
+// an unconditional request judged against no signature: it counts as a change).
+crawler::SharedCopy copy_of(const std::string& text) {
+  crawler::SharedCopy c;
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return c;
+  auto str = [&](const char* k) { return j.contains(k) && j[k].is_string() ? j[k].get<std::string>() : std::string(); };
+  c.etag = str("etag");
+  c.last_modified = str("lm");
+  c.content_hash = str("sha");
+  c.captured_at = str("at");
+  if (j.contains("depth") && j["depth"].is_number_unsigned()) c.depth = j["depth"].get<std::uint16_t>();
+  if (j.contains("last") && j["last"].is_number()) c.last_visit = j["last"].get<double>();
+  if (j.contains("rel") && j["rel"].is_number_integer()) c.relevant = static_cast<std::int8_t>(std::clamp(j["rel"].get<int>(), -1, 1));
+  if (j.contains("sig") && j["sig"].is_array() && j["sig"].size() == 3 && j["sig"][0].is_number_unsigned() &&
+      j["sig"][1].is_number_unsigned() && j["sig"][2].is_number_unsigned())
+    c.signature = revisit::ContentSignature{j["sig"][0].get<std::uint64_t>(), j["sig"][1].get<std::uint64_t>(),
+                                            j["sig"][2].get<std::uint32_t>()};
+  const auto& f = j.contains("folded") ? j["folded"] : nlohmann::json();
+  if (j.contains("visits") && j["visits"].is_array() && f.is_array() && f.size() == 5 &&
+      std::all_of(f.begin(), f.end(), [](const nlohmann::json& x) { return x.is_number() && x.get<double>() >= 0; }) &&
+      j.contains("yield") && j["yield"].is_number()) {
+    revisit::VisitHistory h;
+    for (const auto& v : j["visits"])
+      if (v.is_number()) h.recent.push_back(revisit::ChangeObservation{std::abs(v.get<double>()), v.get<double>() < 0});
+    h.folded = revisit::FoldedVisits{f[0].get<double>(), f[1].get<std::uint32_t>(), f[2].get<double>(),
+                                     f[3].get<std::uint32_t>(), f[4].get<double>()};
+    h.yield = j["yield"].get<double>();
+    c.history = std::move(h);
+  }
+  return c;
+}
+
 Result<crawler::SharedPull> pull_of(const Result<std::variant<std::vector<Claim>, NoClaim>>& r) {
   if (!r.ok()) return r.status();
   crawler::SharedPull pull;
   if (const auto* claims = std::get_if<std::vector<Claim>>(&*r)) {
     pull.why = crawler::SharedPull::Why::kClaimed;
-    for (const Claim& c : *claims) pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority});
+    for (const Claim& c : *claims)
+      pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority,
+                                                 c.copy ? std::optional(copy_of(*c.copy)) : std::nullopt});
     return pull;
   }
   const NoClaim& none = std::get<NoClaim>(*r);
@@ -66,12 +124,17 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& u : x.offers)
       e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
-    for (const auto& [c, downloaded] : x.completions) e.settles.emplace_back(to_claim(c), !downloaded);
+    for (const auto& done : x.completions) {
+      Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
+      if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next)};
+      e.settles.push_back(std::move(st));
+    }
     e.claims = static_cast<int>(x.claims);
     e.held = static_cast<int>(x.held);
     auto r = f_->exchange(e);
     crawler::SharedReply out;
     out.offered = r.added.ok() ? move_up(x.offers, e.add, r.linked) : r.added;
+    out.fresh = std::move(r.fresh);
     out.released = std::move(r.released);
     out.completed = std::move(r.settled);
     if (x.claims > 0) out.pull = pull_of(r.claimed);
@@ -126,6 +189,20 @@ class RedisWork : public crawler::SharedWork {
       if (Status s = f_->renew(to_claim(c)); !s.ok()) return s;
     auto r = f_->heartbeat_and_reap();
     return r.ok() ? Status::Ok() : r.status();
+  }
+
+  Result<crawler::SharedView> view(double fetch_rate) override {
+    auto v = f_->view(fetch_rate);
+    if (!v.ok()) return v.status();
+    return crawler::SharedView{static_cast<std::size_t>(std::max<std::int64_t>(1, v->workers)), v->fetch_rate,
+                               v->new_claims, v->queued_hosts, v->scheduled, v->now_ms / 1000.0};
+  }
+
+  Result<std::vector<std::size_t>> move_due(const std::vector<crawler::SharedMove>& moves) override {
+    std::vector<DueMove> m;
+    m.reserve(moves.size());
+    for (const auto& x : moves) m.push_back(DueMove{x.url, due_ms(x.from), due_ms(x.to)});
+    return f_->move_due(m);
   }
 
   // Three renewals per lease, and at least one a second.

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 #include <variant>
 
@@ -28,27 +29,37 @@ end
 )lua";
 
 // Returns a worker's in-flight URL to its host's queue with its score, and
-// the page to the budget. `v` is the in-flight value "HOST\tSCORE".
+// the page to the budget; a revisit (a URL with a copy in 'copy') goes back
+// to its host's revisits, due now, and costs the budget nothing. `v` is the
+// in-flight value "HOST\tSCORE".
 constexpr const char* kRequeue = R"lua(
 local function requeue(p, worker, url, v)
   local tab = string.find(v, '\t', 1, true)
   local host, score = string.sub(v, 1, tab - 1), string.sub(v, tab + 1)
-  redis.call('ZADD', p .. 'q:' .. host, score, url)
+  if redis.call('HEXISTS', p .. 'copy', url) == 1 then
+    local t = redis.call('TIME')
+    redis.call('ZADD', p .. 'r:' .. host, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), url)
+  else
+    redis.call('ZADD', p .. 'q:' .. host, score, url)
+    redis.call('SADD', p .. 'qhosts', host)
+    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+  end
   redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
-  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
   redis.call('HDEL', p .. 'inflight:' .. worker, url)
   return host
 end
 )lua";
 
 // ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
-// Returns {added, then (i, backlinks) for each URL i (from 1) still queued
-// whose links across workers were counted}. A queued URL absent from
-// 'links' has one link (most have), so that only the others cost memory.
+// Returns {added, {(i, backlinks) for each URL i (from 1) still queued
+// whose links across workers were counted}, {i for each URL never seen
+// before}}. A queued URL absent from 'links' has one link (most have), so
+// that only the others cost memory. A host with a queued URL is in 'qhosts'.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
 local linked = {}
+local fresh = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
   local url, host, addr = ARGV[3 + i * 5], ARGV[4 + i * 5], ARGV[5 + i * 5]
   local prio, links = tonumber(ARGV[6 + i * 5]), tonumber(ARGV[7 + i * 5])
@@ -56,10 +67,12 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
+    redis.call('SADD', p .. 'qhosts', host)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
     if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
     added = added + 1
+    fresh[#fresh + 1] = i + 1
   else
     local cur = redis.call('ZSCORE', q, url)
     if cur then
@@ -78,46 +91,67 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     end
   end
 end
-table.insert(linked, 1, added)
-return linked
+return {added, linked, fresh}
 )lua";
 
-// ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held. Claims up
-// to n URLs, each the best of another ready host, best first: the same as n
-// claims of one in a row. A worker holding `held` hosts gets no more than
+// ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
+// new_share. Claims up to n URLs, each of another ready host: the same as
+// n claims of one in a row. A worker holding `held` hosts gets no more than
 // its share of the hosts with queues (their number over the workers seen
 // within a lease), so that one worker releasing and claiming in one round
-// trip does not keep every host from the others. With an address gap, a claimed host's address is
-// busy until the host is released (or its lease ends), so that hosts on one
-// address are fetched one at a time (and one claim takes one host of an
-// address). Returns {'url', now, then url, host, score for each claim} |
-// {'budget'} | {'empty'} | {'wait', next_ms, now}. 'empty' (no host has a
-// queue) and 'budget' (no page left) only when no worker has a URL in
-// flight: 'wait' while any has, since its page may still bring links or
-// give its page of the budget back.
+// trip does not keep every host from the others. With an address gap, a
+// claimed host's address is busy until the host is released (or its lease
+// ends), so that hosts on one address are fetched one at a time (and one
+// claim takes one host of an address).
+//
+// Revisits: the URLs of 'due' whose time has come join their host's
+// revisits (r:HOST, by due time). New URLs and revisits share one budget
+// as in a lone crawl (revisit_schedule.h): the earliest due revisit goes
+// first, but while a new URL is ready every revisit claimed owes new URLs
+// `new_share` of a claim ('owed', kept across calls and workers), and once
+// a whole claim is owed the next goes to the best new URL. A revisit costs
+// no page of the budget, and is claimed when the budget is spent.
+//
+// Returns {'url', now, then url, host, score, and '' for a new URL or 'r'
+// and its copy for a revisit, for each claim} | {'budget'} | {'empty'} | {'wait', next_ms, now}. 'empty'
+// (no host has a queue, no revisit is scheduled) and 'budget' (no page
+// left, no revisit scheduled) only when no worker has a URL in flight:
+// 'wait' while any has, since its page may still bring links, give its
+// page of the budget back or be scheduled for a revisit.
 constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
 local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local new_share = tonumber(ARGV[8])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
-for _, url in ipairs(redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'LIMIT', 0, 256)) do
+local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
+for i = 1, #due, 2 do
+  local url = due[i]
   local host = redis.call('HGET', p .. 'due_host', url)
   redis.call('ZREM', p .. 'due', url)
   redis.call('HDEL', p .. 'due_host', url)
   if host then
-    redis.call('ZADD', p .. 'q:' .. host, redis.call('INCR', p .. 'seq'), url)
+    redis.call('ZADD', p .. 'r:' .. host, due[i + 1], url)
     redis.call('ZADD', p .. 'hosts', 'NX', 0, host)
   end
 end
-local budget = redis.call('GET', p .. 'budget')
-if budget and tonumber(budget) <= 0 then
-  -- Spent, unless a claim in flight may still give its page back (an
-  -- error, a redirect, or a dead worker's URL returning when it is reaped).
+-- Nothing left to hand out: a wait while anything may still come (a URL
+-- in flight, a revisit scheduled), else `why`.
+local function nothing(why)
   if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
-  return {'budget'}
+  local first_due = redis.call('ZRANGE', p .. 'due', 0, 0, 'WITHSCORES')
+  if #first_due > 0 then return {'wait', tostring(math.max(tonumber(first_due[2]), now + 1)), tostring(now)} end
+  return {why}
 end
-local ready = {}  -- {host, score of its best URL, address or false}
+local budget = redis.call('GET', p .. 'budget')
+local left = budget and tonumber(budget)
+local spent = left and left <= 0
+-- Spent, unless a claim in flight may still give its page back (an error,
+-- a redirect, or a dead worker's URL returning when it is reaped) or
+-- revisits are kept.
+if spent and redis.call('EXISTS', p .. 'copy') == 0 then return nothing('budget') end
+local ready = {}  -- {host, address or false, best new URL's score or false, earliest revisit's or false}
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
   if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
     local addr = redis.call('HGET', p .. 'host_addr', host)
@@ -128,54 +162,73 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
     end
     if free then
       local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
-      if #top == 0 then
+      local rtop = redis.call('ZRANGE', p .. 'r:' .. host, 0, 0, 'WITHSCORES')
+      if #top == 0 then redis.call('SREM', p .. 'qhosts', host) end
+      if #top == 0 and #rtop == 0 then
         redis.call('ZREM', p .. 'hosts', host)
       else
-        ready[#ready + 1] = {host, tonumber(top[2]), addr}
+        ready[#ready + 1] = {host, addr, #top > 0 and tonumber(top[2]), #rtop > 0 and tonumber(rtop[2])}
       end
     end
   end
 end
 if #ready == 0 then
   local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
-  if #first == 0 then
-    -- A URL in flight anywhere may still bring links (its host was
-    -- released when its transfer ended, before its analysis): not empty yet.
-    if any_inflight(p) then return {'wait', tostring(now + 20), tostring(now)} end
-    return {'empty'}
-  end
+  if #first == 0 then return nothing(spent and 'budget' or 'empty') end
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
 local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
 local share = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
 want = math.min(want, share - held)
 if want <= 0 then return {'wait', tostring(now + 20), tostring(now)} end
-table.sort(ready, function(a, b) return a[2] < b[2] end)
+local owed = tonumber(redis.call('GET', p .. 'owed') or '0')
 local out = {'url', tostring(now)}
-local left = budget and tonumber(budget)
 local busy = {}  -- addresses claimed by this call
-for _, r in ipairs(ready) do
-  if #out >= 2 + want * 3 or (left and left <= 0) then break end
-  local host, addr = r[1], r[3]
-  if not (addr and address_gap > 0 and busy[addr]) then
-    local top = redis.call('ZPOPMIN', p .. 'q:' .. host)
-    redis.call('HDEL', p .. 'links', top[1])
-    if addr and address_gap > 0 then
-      redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
-      busy[addr] = true
+local taken = {}  -- ready hosts claimed by this call
+while #out < 2 + want * 4 do
+  -- The best new URL (while the budget lasts) and the earliest revisit.
+  local best_new, best_due
+  for i, r in ipairs(ready) do
+    if not taken[i] and not (r[2] and address_gap > 0 and busy[r[2]]) then
+      if r[3] and not (left and left <= 0) and (not best_new or r[3] < ready[best_new][3]) then best_new = i end
+      if r[4] and (not best_due or r[4] < ready[best_due][4]) then best_due = i end
     end
-    redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
-    redis.call('ZADD', p .. 'hosts', now + lease, host)
-    redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
+  end
+  local i, revisit = best_new, false
+  if best_due and not (best_new and owed + new_share >= 1) then i, revisit = best_due, true end
+  if not i then break end
+  local host, addr = ready[i][1], ready[i][2]
+  local top
+  if revisit then
+    top = redis.call('ZPOPMIN', p .. 'r:' .. host)
+    if best_new then owed = owed + new_share end
+  else
+    top = redis.call('ZPOPMIN', p .. 'q:' .. host)
+    if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
+    redis.call('INCR', p .. 'new_claims')
+    redis.call('HDEL', p .. 'links', top[1])
+    owed = math.max(0, owed + new_share - 1)
     if left then
       redis.call('DECR', p .. 'budget')
       left = left - 1
     end
-    out[#out + 1] = top[1]
-    out[#out + 1] = host
-    out[#out + 1] = top[2]
   end
+  taken[i] = true
+  if addr and address_gap > 0 then
+    redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
+    busy[addr] = true
+  end
+  redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
+  redis.call('ZADD', p .. 'hosts', now + lease, host)
+  redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
+  out[#out + 1] = top[1]
+  out[#out + 1] = host
+  out[#out + 1] = top[2]
+  out[#out + 1] = revisit and ('r' .. (redis.call('HGET', p .. 'copy', top[1]) or '')) or ''
 end
+redis.call('SET', p .. 'owed', tostring(owed))
+-- The budget is spent and no ready host has a revisit due: one may come.
+if #out == 2 then return {'wait', tostring(now + 50), tostring(now)} end
 return out
 )lua";
 
@@ -190,7 +243,10 @@ if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .
 redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[5]), host)
 local addr = redis.call('HGET', p .. 'host_addr', host)
 if addr and tonumber(ARGV[6]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[6])) end
-if ARGV[7] == '1' then
+if redis.call('HEXISTS', p .. 'copy', url) == 1 then
+  -- A revisit whose next due time was not told: due again now.
+  redis.call('ZADD', p .. 'r:' .. host, now, url)
+elseif ARGV[7] == '1' then
   if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
 else
   redis.call('INCR', p .. 'done')
@@ -215,17 +271,39 @@ if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX'
 return now
 )lua";
 
-// ARGV: prefix, worker, url, refund. The URL leaves this worker's in-flight
-// set for good (its page is stored), counted done or its page returned to
-// the budget. Returns whether it was still in flight.
+// ARGV: prefix, worker, url, refund, host, due_ms, copy. The URL leaves
+// this worker's in-flight set for good (its page is stored), counted done
+// or its page returned to the budget; a revisit (a URL with a copy already)
+// costs the budget nothing. With due_ms ('' for none), the URL's copy is
+// kept and it falls due for a revisit at due_ms, by any worker: both in one
+// step with the settling, so that a worker killed at any moment leaves the
+// URL in flight (returned when it is reaped) or scheduled, never lost.
+// Returns whether it was still in flight.
 constexpr const char* kSettle = R"lua(
 local p, worker, url = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 0 then return 0 end
-if ARGV[4] == '1' then
-  if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
-else
-  redis.call('INCR', p .. 'done')
+if redis.call('HEXISTS', p .. 'copy', url) == 0 then
+  if ARGV[4] == '1' then
+    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+  else
+    redis.call('INCR', p .. 'done')
+  end
 end
+if ARGV[6] ~= '' then
+  redis.call('HSET', p .. 'copy', url, ARGV[7])
+  redis.call('ZADD', p .. 'due', ARGV[6], url)
+  redis.call('HSET', p .. 'due_host', url, ARGV[5])
+end
+return 1
+)lua";
+
+// ARGV: prefix, url, host, due_ms, copy. The URL's copy is kept and it
+// falls due at due_ms (a URL not in flight).
+constexpr const char* kSchedule = R"lua(
+local p, url = ARGV[1], ARGV[2]
+redis.call('HSET', p .. 'copy', url, ARGV[5])
+redis.call('ZADD', p .. 'due', ARGV[4], url)
+redis.call('HSET', p .. 'due_host', url, ARGV[3])
 return 1
 )lua";
 
@@ -269,6 +347,44 @@ end
 return n
 )lua";
 
+// ARGV: prefix, n, then n × (url, from_ms, to_ms). Each URL's revisit
+// falls due at to_ms instead, only while it is still scheduled at from_ms:
+// a revisit made since by any worker (a new due time), fallen due or in
+// flight is left alone, so that only the worker whose visit set a due time
+// moves it. Returns the indices (from 1) of the URLs moved.
+constexpr const char* kMove = R"lua(
+local p = ARGV[1]
+local moved = {}
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local url = ARGV[3 + i * 3]
+  local at = redis.call('ZSCORE', p .. 'due', url)
+  if at and tonumber(at) == tonumber(ARGV[4 + i * 3]) then
+    redis.call('ZADD', p .. 'due', 'XX', ARGV[5 + i * 3], url)
+    moved[#moved + 1] = i + 1
+  end
+end
+return moved
+)lua";
+
+// ARGV: prefix, worker, fetch_rate, lease_ms. What a worker's revisit
+// schedule needs of the whole crawl, read in one step: the workers alive
+// (seen within a lease; this one counts, its rate recorded in 'rate'),
+// their --fetch-rate summed (a worker that never said its rate counts with
+// this one's), the new URLs claimed so far ('new_claims'), the hosts with
+// new URLs queued ('qhosts'), the pages scheduled for revisits ('copy')
+// and the server's clock. Returns {workers, rate, new_claims, qhosts, copies, now}.
+constexpr const char* kView = R"lua(
+local p, me, rate, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local now = now_ms()
+redis.call('ZADD', p .. 'workers', now, me)
+redis.call('HSET', p .. 'rate', me, rate)
+local alive = redis.call('ZRANGEBYSCORE', p .. 'workers', now - lease, '+inf')
+local sum = 0
+for _, w in ipairs(alive) do sum = sum + tonumber(redis.call('HGET', p .. 'rate', w) or rate) end
+return {#alive, tostring(sum), tonumber(redis.call('GET', p .. 'new_claims') or '0'),
+        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now}
+)lua";
+
 // ARGV: prefix, worker, host, lease_ms. Extends the lease on the host only
 // when this worker holds it (one released meanwhile may be another's now).
 // Returns whether it did.
@@ -286,7 +402,10 @@ const std::string kCompleteScript = std::string(kNow) + kComplete;
 const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
 const std::string kReleaseScript = std::string(kNow) + kRelease;
 const std::string kSettleScript = kSettle;
+const std::string kScheduleScript = kSchedule;
 const std::string kRenewScript = kRenew;
+const std::string kViewScript = std::string(kNow) + kView;
+const std::string kMoveScript = kMove;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -339,13 +458,16 @@ namespace {
 
 // The reply of the add script for the URLs from `from`: how many were new,
 // and the linked ones.
-Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked) {
+Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked,
+                               std::vector<std::size_t>* fresh) {
   if (!r.ok()) return failed("queueing URLs", r.status());
   const auto& e = r->elements;
-  if (e.empty()) return Result<std::size_t>::Error("queueing URLs: empty reply from Redis");
+  if (e.size() < 3) return Result<std::size_t>::Error("queueing URLs: unexpected reply from Redis");
   if (linked)
-    for (std::size_t k = 1; k + 1 < e.size(); k += 2)
-      linked->push_back(Linked{from + static_cast<std::size_t>(e[k].integer) - 1, e[k + 1].integer});
+    for (std::size_t k = 0; k + 1 < e[1].elements.size(); k += 2)
+      linked->push_back(Linked{from + static_cast<std::size_t>(e[1].elements[k].integer) - 1, e[1].elements[k + 1].integer});
+  if (fresh)
+    for (const RedisReply& i : e[2].elements) fresh->push_back(from + static_cast<std::size_t>(i.integer) - 1);
   return static_cast<std::size_t>(e[0].integer);
 }
 
@@ -358,11 +480,14 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
   if (e[0].str == "url" && e.size() >= 2) {
     const std::int64_t now = std::stoll(e[1].str);
     std::vector<Claim> claims;
-    for (std::size_t i = 2; i + 2 < e.size(); i += 3) {
+    for (std::size_t i = 2; i + 3 < e.size(); i += 4) {
       Claim c;
       c.url = e[i].str;
       c.host = e[i + 1].str;
-      c.priority = static_cast<std::int64_t>(std::stod(e[i + 2].str) / 4294967296.0);
+      if (e[i + 3].str.empty())
+        c.priority = static_cast<std::int64_t>(std::stod(e[i + 2].str) / 4294967296.0);
+      else
+        c.copy = e[i + 3].str.substr(1);
       c.claimed_at_ms = now;
       claims.push_back(std::move(c));
     }
@@ -379,11 +504,12 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
 
 }  // namespace
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked) {
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked,
+                                        std::vector<std::size_t>* fresh) {
   std::size_t added = 0;
   for (std::size_t i = 0; i < urls.size(); i += kAddBatch) {
     const std::size_t n = std::min(kAddBatch, urls.size() - i);
-    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked);
+    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked, fresh);
     if (!r.ok()) return r;
     added += *r;
   }
@@ -397,7 +523,8 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
           std::to_string(options_.scan),
           std::to_string(options_.address_gap_ms),
           std::to_string(std::max(1, n)),
-          std::to_string(std::max(0, held))};
+          std::to_string(std::max(0, held)),
+          std::to_string(options_.new_share)};
 }
 
 Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {
@@ -419,17 +546,18 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch)
     calls.push_back(Call{&kAddScript, add_args(x.add, i, std::min(kAddBatch, x.add.size() - i))});
   for (const auto& [c, address] : x.releases) calls.push_back(Call{&kReleaseScript, release_args(c, address)});
-  for (const auto& [c, refund] : x.settles) calls.push_back(Call{&kSettleScript, settle_args(c, refund)});
+  for (const Settle& st : x.settles) calls.push_back(Call{&kSettleScript, settle_args(st)});
   if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch, ++k)
-    if (auto r = added_from(replies[k], i, &out.linked); !r.ok() && out.added.ok()) out.added = r.status();
+    if (auto r = added_from(replies[k], i, &out.linked, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
   for (const auto& [c, address] : x.releases)
     out.released.push_back(replies[k++].ok() ? Status::Ok() : failed("releasing " + c.host, replies[k - 1].status()));
-  for (const auto& [c, refund] : x.settles)
-    out.settled.push_back(replies[k++].ok() ? Status::Ok() : failed("settling " + c.url, replies[k - 1].status()));
+  for (const Settle& st : x.settles)
+    out.settled.push_back(replies[k++].ok() ? Status::Ok()
+                                            : failed("settling " + st.claim.url, replies[k - 1].status()));
   if (x.claims > 0) out.claimed = claims_of(replies[k]);
   return out;
 }
@@ -453,13 +581,14 @@ Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& 
   return static_cast<std::int64_t>(r->integer);
 }
 
-std::vector<std::string> SharedFrontier::settle_args(const Claim& c, bool refund) const {
-  return {prefix(), options_.worker_id, c.url, refund ? "1" : "0"};
+std::vector<std::string> SharedFrontier::settle_args(const Settle& st) const {
+  return {prefix(), options_.worker_id, st.claim.url, st.refund ? "1" : "0", st.claim.host,
+          st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : ""};
 }
 
-Status SharedFrontier::settle(const Claim& c, bool refund) {
-  auto r = redis_->script(kSettleScript, {}, settle_args(c, refund));
-  return r.ok() ? Status::Ok() : failed("settling " + c.url, r.status());
+Status SharedFrontier::settle(const Settle& st) {
+  auto r = redis_->script(kSettleScript, {}, settle_args(st));
+  return r.ok() ? Status::Ok() : failed("settling " + st.claim.url, r.status());
 }
 
 Status SharedFrontier::give_back(const Claim& c) {
@@ -513,9 +642,8 @@ Result<std::optional<std::string>> SharedFrontier::robots(const std::string& hos
   return std::optional<std::string>(std::move(r->str));
 }
 
-Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms) {
-  auto r = redis_->command({"ZADD", prefix() + "due", std::to_string(due_ms), url});
-  if (r.ok()) r = redis_->command({"HSET", prefix() + "due_host", url, host});
+Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next) {
+  auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy});
   return r.ok() ? Status::Ok() : failed("scheduling a revisit of " + url, r.status());
 }
 
@@ -524,6 +652,39 @@ Result<std::int64_t> SharedFrontier::now_ms() {
   if (!r.ok()) return r.status();
   if (r->elements.size() < 2) return Result<std::int64_t>::Error("Redis TIME: unexpected reply");
   return std::stoll(r->elements[0].str) * 1000 + std::stoll(r->elements[1].str) / 1000;
+}
+
+Result<std::vector<std::size_t>> SharedFrontier::move_due(const std::vector<DueMove>& moves) {
+  std::vector<std::size_t> moved;
+  for (std::size_t i = 0; i < moves.size(); i += kAddBatch) {
+    const std::size_t n = std::min(kAddBatch, moves.size() - i);
+    std::vector<std::string> args = {prefix(), std::to_string(n)};
+    for (std::size_t j = i; j < i + n; ++j) {
+      args.push_back(moves[j].url);
+      args.push_back(std::to_string(moves[j].from_ms));
+      args.push_back(std::to_string(moves[j].to_ms));
+    }
+    auto r = redis_->script(kMoveScript, {}, args);
+    if (!r.ok()) return failed("moving due times", r.status());
+    for (const RedisReply& k : r->elements) moved.push_back(i + static_cast<std::size_t>(k.integer) - 1);
+  }
+  return moved;
+}
+
+Result<CrawlView> SharedFrontier::view(double fetch_rate) {
+  auto r = redis_->script(kViewScript, {}, {prefix(), options_.worker_id, std::to_string(fetch_rate),
+                                            std::to_string(options_.lease_ms)});
+  if (!r.ok()) return failed("reading the crawl's figures", r.status());
+  const auto& e = r->elements;
+  if (e.size() < 6) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
+  CrawlView v;
+  v.workers = e[0].integer;
+  v.fetch_rate = std::strtod(e[1].str.c_str(), nullptr);
+  v.new_claims = e[2].integer;
+  v.queued_hosts = e[3].integer;
+  v.scheduled = e[4].integer;
+  v.now_ms = e[5].integer;
+  return v;
 }
 
 Result<FrontierCounts> SharedFrontier::counts() {

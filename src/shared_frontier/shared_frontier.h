@@ -15,6 +15,13 @@
 //   inflight:WORKER HASH   URL → "HOST\tSCORE" for what the worker fetches now
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
+//   r:HOST          ZSET   a host's revisits that fell due, by due time
+//   copy            HASH   URL → what a revisit needs of its last visit (validators,
+//                          signature), opaque here; a URL with a copy is a revisit
+//   owed            STRING claims owed to new URLs under the one-budget rule
+//   qhosts          SET    the hosts with new URLs queued
+//   new_claims      STRING new URLs claimed so far (revisits not counted)
+//   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
 //   budget          STRING pages left to claim (absent: no budget)
 //   seq, done       STRING counters
 // Scripts run atomically on the server (Lua) and build their keys from the
@@ -48,6 +55,10 @@ struct SharedFrontierOptions {
   int dead_after_ms = 60000;    // a worker silent this long is dead: its in-flight URLs return
   int scan = 32;                // ready hosts compared to find the best URL
   int timeout_ms = 2000;        // per Redis command
+  // Revisits and new URLs share one budget: while a new URL is ready, each
+  // revisit claimed owes new URLs this share of a claim (the lone crawl's
+  // rule, revisit::RevisitOptions::min_new_share).
+  double new_share = 0.2;
 };
 
 struct QueuedUrl {
@@ -69,6 +80,26 @@ struct Claim {
   std::string url, host;
   std::int64_t priority = 0;
   std::int64_t claimed_at_ms = 0;  // the server's clock
+  // A revisit: the copy its last visit left (NextVisit::copy); nullopt
+  // for a URL never downloaded.
+  std::optional<std::string> copy;
+};
+
+// When a downloaded URL is next due for a revisit (ms, the servers' Unix
+// clock), and what the revisiting worker needs of this visit (validators,
+// signature: opaque here), handed to whichever worker claims it then.
+struct NextVisit {
+  std::int64_t due_ms = 0;
+  std::string copy;
+};
+
+// A claimed URL done with: `refund` when it downloaded no page (its page
+// returns to the budget; a revisit costs none); with `next`, scheduled
+// for a revisit.
+struct Settle {
+  Claim claim;
+  bool refund = false;
+  std::optional<NextVisit> next;
 };
 
 // What claim() says when it hands out nothing.
@@ -76,6 +107,22 @@ struct NoClaim {
   enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
   std::int64_t next_ready_ms = 0;  // with kWait: when the earliest host becomes ready
   std::int64_t now_ms = 0;         // with kWait: the server's clock when it said so
+};
+
+// A revisit's due time moved by the worker whose visit set it (move_due()).
+struct DueMove {
+  std::string url;
+  std::int64_t from_ms = 0, to_ms = 0;
+};
+
+// What a worker's revisit schedule needs of the whole crawl (view()).
+struct CrawlView {
+  std::int64_t workers = 0;        // alive: seen within a lease
+  double fetch_rate = 0;           // their --fetch-rate summed (requests/s)
+  std::int64_t new_claims = 0;     // new URLs claimed since the crawl began
+  std::int64_t queued_hosts = 0;   // hosts with new URLs queued
+  std::int64_t scheduled = 0;      // pages downloaded and scheduled for revisits
+  std::int64_t now_ms = 0;         // the server's clock
 };
 
 struct FrontierCounts {
@@ -98,13 +145,18 @@ class SharedFrontier {
   // URLs seen before and still queued whose count rose are listed with it,
   // so that the caller may move them up (add them again with the better
   // priority). Atomic per call of 256 URLs: a URL enters the queues at
-  // most once in the crawl's life. Returns how many were new.
-  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr);
+  // most once in the crawl's life. Returns how many were new; with
+  // `fresh`, their indices in `urls`.
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr,
+                          std::vector<std::size_t>* fresh = nullptr);
 
   // The best URL of the best ready host not leased by anyone, whose address
   // is ready too; leases the host to this worker. Atomic: no two workers
-  // ever hold one host, nothing is claimed past the budget, and due revisits
-  // join their queues first. Either a Claim or why there is none.
+  // ever hold one host, nothing is claimed past the budget, and no URL is
+  // claimed twice at once. Due revisits come first, but new URLs keep
+  // their share of the claims (options().new_share) while one is ready;
+  // a revisit costs no page of the budget and is claimed when it is spent.
+  // Either a Claim or why there is none.
   Result<std::variant<Claim, NoClaim>> claim();
   // Up to `n` claims at once, each of another host, best first: as `n`
   // claim() calls in a row, in one atomic script (none when it says why).
@@ -125,9 +177,11 @@ class SharedFrontier {
   // as soon as the transfer has ended, and records the server address the
   // transfer reached (when given) as the host's; settle() takes the URL out of
   // flight once its page is stored (until then a dead worker's URL
-  // returns to the queue). Atomic each.
+  // returns to the queue), and schedules its revisit with `next` in the
+  // same step. Atomic each.
   Result<std::int64_t> release(const Claim& claim, const std::string& address = "");
-  Status settle(const Claim& claim, bool refund);
+  Status settle(const Settle& settle);
+  Status settle(const Claim& claim, bool refund) { return settle(Settle{claim, refund, std::nullopt}); }
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
   // with its priority and the budget gets its page back.
@@ -156,8 +210,14 @@ class SharedFrontier {
   Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s);
   Result<std::optional<std::string>> robots(const std::string& host);
 
-  // A revisit: the URL joins its host's queue at the head when due.
-  Status schedule_revisit(const std::string& url, const std::string& host, std::int64_t due_ms);
+  // A revisit of a URL not in flight: it joins its host's revisits when
+  // due, and its claim carries `next.copy`.
+  Status schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next);
+  // Due times moved (a later solve of the schedule changed the pages'
+  // frequencies): each only while the URL is still scheduled at `from_ms`
+  // (not revisited since by anyone, not fallen due). Atomic per 256 URLs.
+  // Returns the indices of those moved.
+  Result<std::vector<std::size_t>> move_due(const std::vector<DueMove>& moves);
 
   // What one round trip to the server carries, run in this order: the
   // URLs to queue (add()), the releases (release(), with the address),
@@ -170,19 +230,23 @@ class SharedFrontier {
   struct Exchange {
     std::vector<QueuedUrl> add;
     std::vector<std::pair<Claim, std::string>> releases;
-    std::vector<std::pair<Claim, bool>> settles;
+    std::vector<Settle> settles;
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
   };
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
     std::vector<Linked> linked;    // as add() gives them
+    std::vector<std::size_t> fresh;  // the URLs of `add` never seen before (indices)
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
   };
   ExchangeResult exchange(const Exchange& x);
 
   Result<std::int64_t> now_ms();
+  // The crawl's figures a revisit schedule needs (CrawlView), in one atomic
+  // read; records this worker alive with its `fetch_rate`.
+  Result<CrawlView> view(double fetch_rate);
   Result<FrontierCounts> counts();
 
   const SharedFrontierOptions& options() const { return options_; }
@@ -194,7 +258,7 @@ class SharedFrontier {
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
   std::vector<std::string> claim_args(int n, int held) const;
   std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
-  std::vector<std::string> settle_args(const Claim& c, bool refund) const;
+  std::vector<std::string> settle_args(const Settle& st) const;
 
   std::unique_ptr<RedisConnection> redis_;
   SharedFrontierOptions options_;

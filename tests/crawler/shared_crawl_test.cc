@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -528,6 +530,226 @@ TEST(SharedCrawlStart, ReplicaDetectionIsRefusedWithASharedFrontier) {
   EXPECT_EQ(testing::count_lines(r.err), 1) << r.err;
   EXPECT_NE(r.err.find("--replicas detect"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(tmp / "w.db"));
+}
+
+// ---- revisits in a shared crawl ----
+
+constexpr int kRevisitDelayMs = 100;
+
+// Two sites whose pages are revisited: on each, an index linking its pages
+// and the other site, "/muda/N" pages whose main text changes at every
+// request, and "/fixa/N" pages with an ETag that answer 304 to it. Every
+// request is noted with its If-None-Match.
+struct ChangingWeb {
+  static constexpr int kEach = 2;  // pages of each kind per site
+  struct Seen {
+    std::string url, if_none_match;
+  };
+  std::vector<std::unique_ptr<Site>> sites;
+  std::mutex mu;
+  std::vector<Seen> seen;
+  int edition = 0;
+
+  ChangingWeb() {
+    for (int s = 0; s < 2; ++s) {
+      sites.push_back(std::make_unique<Site>());
+      Site& site = *sites.back();
+      site.http().Get(R"(/muda/(\d+))", [this, &site](const httplib::Request& req, httplib::Response& res) {
+        int n = 0;
+        {
+          std::lock_guard lk(mu);
+          seen.push_back({site.url(req.path), req.get_header_value("If-None-Match")});
+          n = ++edition;
+        }
+        res.set_content(html("<p>Edição " + std::to_string(n) + ": em março de 1942 o porto do Funchal reabriu.</p>"),
+                        "text/html; charset=utf-8");
+      });
+      site.http().Get(R"(/fixa/(\d+))", [this, &site](const httplib::Request& req, httplib::Response& res) {
+        const std::string etag = "\"fixa-" + req.matches[1].str() + "\"";
+        {
+          std::lock_guard lk(mu);
+          seen.push_back({site.url(req.path), req.get_header_value("If-None-Match")});
+        }
+        res.set_header("ETag", etag);
+        if (req.get_header_value("If-None-Match") == etag) {
+          res.status = 304;
+          return;
+        }
+        res.set_content(html("<p>Em 1942 a fábrica de conservas fechou. Página " + req.matches[1].str() + ".</p>"),
+                        "text/html; charset=utf-8");
+      });
+      site.start();
+    }
+    for (int s = 0; s < 2; ++s) {
+      std::string index = "<a href=\"" + sites[1 - s]->url("/") + "\">outro sítio</a> ";
+      for (int i = 0; i < kEach; ++i)
+        index += "<a href=\"/muda/" + std::to_string(i) + "\">Notícia de 1942</a> <a href=\"/fixa/" +
+                 std::to_string(i) + "\">Arquivo de 1942</a> ";
+      sites[s]->page("/", html("<p>" + index + "</p>"));
+    }
+  }
+  std::vector<std::string> urls() const {
+    std::vector<std::string> out;
+    for (const auto& s : sites) {
+      out.push_back(s->url("/"));
+      for (int i = 0; i < kEach; ++i) {
+        out.push_back(s->url("/muda/" + std::to_string(i)));
+        out.push_back(s->url("/fixa/" + std::to_string(i)));
+      }
+    }
+    return out;
+  }
+  // Requests of `url` without If-None-Match.
+  std::size_t unconditional(const std::string& url) {
+    std::lock_guard lk(mu);
+    return static_cast<std::size_t>(
+        std::count_if(seen.begin(), seen.end(), [&](const Seen& x) { return x.url == url && x.if_none_match.empty(); }));
+  }
+  // The smallest gap between two requests at one site, and which two they were.
+  milliseconds smallest_gap(std::string* which = nullptr) const {
+    milliseconds least = milliseconds::max();
+    for (const auto& s : sites) {
+      const auto log = s->server().log();
+      for (std::size_t i = 1; i < log.size(); ++i) {
+        const auto gap = std::chrono::duration_cast<milliseconds>(log[i].at - log[i - 1].at);
+        if (gap >= least) continue;
+        least = gap;
+        if (which) *which = s->url(log[i - 1].path) + " then " + log[i].path;
+      }
+    }
+    return least;
+  }
+};
+
+std::vector<std::string> revisit_worker_args(const TempDir& tmp, const ChangingWeb& web,
+                                             const testing::RedisServer& redis, const std::string& name,
+                                             const std::string& run_for, const std::string& lease_ms = "400") {
+  return {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / (name + ".db")).string(),
+          "--delay-ms", std::to_string(kRevisitDelayMs), "--connections", "2", "--quiet", "--frontier", redis.uri(),
+          "--crawl-id", "frescura", "--lease-ms", lease_ms, "--revisit", "--run-for", run_for,
+          web.sites[0]->url("/")};
+}
+
+// Revisits of each URL in one shard.
+std::map<std::string, std::int64_t> revisits_in(const std::string& db) {
+  std::map<std::string, std::int64_t> out;
+  try {
+    for (const auto& url : rows(db, "SELECT url FROM pages WHERE revisit = 1")) ++out[url];
+  } catch (const std::exception&) {  // not created yet
+  }
+  return out;
+}
+
+class SharedRevisitWorkers : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  }
+  testing::RedisServer redis;
+  ChangingWeb web;
+  TempDir tmp;
+};
+
+// Two workers keep one collection fresh: each page is downloaded once and
+// then revisited by whichever worker claims it, with the validators the
+// last visit left (a page with an ETag is asked unconditionally once in
+// the whole crawl), changes are found, and no host sees two requests closer
+// than the delay (so no page is revisited twice at once).
+TEST_F(SharedRevisitWorkers, TwoWorkersRevisitEveryPageConditionallyAndKeepEachHostsGap) {
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names)
+    // No worker dies here: leases long enough that no stall of a slow
+    // machine (a sanitizer build) outlasts one, which would free a host
+    // held by a worker still fetching it.
+    workers.push_back(
+        spawn_cronista(revisit_worker_args(tmp, web, redis, n, "8s", "5000"), (tmp / (n + ".err")).string()));
+  expect_clean_exits(tmp, workers, names);
+
+  // Each page downloaded once (the conventional /sitemap.xml of each site is asked too).
+  const auto all = history(tmp, names);
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "a URL downloaded twice";
+  for (const auto& url : web.urls()) EXPECT_EQ(std::count(all.begin(), all.end(), url), 1) << url;
+  auto r1 = revisits_in((tmp / "w1.db").string()), r2 = revisits_in((tmp / "w2.db").string());
+  EXPECT_FALSE(r1.empty());
+  EXPECT_FALSE(r2.empty());
+  std::size_t by_the_other = 0;  // revisits of a page the other worker downloaded
+  const auto h1 = rows((tmp / "w1.db").string(), "SELECT url FROM history");
+  for (const auto& url : web.urls()) {
+    EXPECT_GE(r1[url] + r2[url], 2) << url << " not revisited";
+    by_the_other += std::count(h1.begin(), h1.end(), url) ? r2[url] : r1[url];
+  }
+  EXPECT_GT(by_the_other, 0u);
+  for (const auto& s : web.sites)
+    for (int i = 0; i < ChangingWeb::kEach; ++i)
+      EXPECT_EQ(web.unconditional(s->url("/fixa/" + std::to_string(i))), 1u) << "the ETag did not travel";
+  for (const auto& n : names) {
+    const std::string db = (tmp / (n + ".db")).string();
+    EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND url LIKE '%/fixa/%' AND status <> 304"), 0);
+    EXPECT_EQ(rows(db, "SELECT end_reason FROM runs"), std::vector<std::string>{"run-for"});
+  }
+  EXPECT_GT(count((tmp / "w1.db").string(), "SELECT COUNT(*) FROM pages WHERE changed = 1") +
+                count((tmp / "w2.db").string(), "SELECT COUNT(*) FROM pages WHERE changed = 1"),
+            0);
+  std::string which;
+  EXPECT_GE(web.smallest_gap(&which), milliseconds(kRevisitDelayMs)) << which;
+}
+
+// A worker killed with -9 loses no revisit: its pages' due times live in
+// Redis, and once it is declared dead the other revisits every page of the
+// collection, its own and the dead one's (those it held come back); the
+// killed worker rejoins with --resume and revisits again. Each worker runs
+// until its database shows what is awaited (or a deadline), then is stopped
+// with SIGTERM, however slow the machine.
+TEST_F(SharedRevisitWorkers, AWorkerKilledWithMinus9LeavesItsRevisitsToTheOtherAndRejoins) {
+  auto args1 = revisit_worker_args(tmp, web, redis, "w1", "300s");
+  Child w1 = spawn_cronista(args1, (tmp / "w1.err").string());
+  Child w2 = spawn_cronista(revisit_worker_args(tmp, web, redis, "w2", "300s"), (tmp / "w2.err").string());
+  const std::string db1 = (tmp / "w1.db").string(), db2 = (tmp / "w2.db").string();
+  auto revisited = [](const std::map<std::string, std::int64_t>& m) {
+    std::int64_t n = 0;
+    for (const auto& [url, k] : m) n += k;
+    return n;
+  };
+  // Polls until `done` or the deadline.
+  auto await = [](const std::function<bool()>& done, std::chrono::seconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(milliseconds(50));
+  };
+  await([&] { return revisited(revisits_in(db1)) >= 3; }, std::chrono::seconds(60));
+  ::kill(w1.pid, SIGKILL);
+  EXPECT_EQ(w1.wait(), 128 + SIGKILL);
+  const auto before = revisits_in(db2);
+  const auto downloaded_by_w1 = rows(db1, "SELECT url FROM history");
+  ASSERT_FALSE(downloaded_by_w1.empty());
+  auto revisited_since = [&](const std::string& url, const std::map<std::string, std::int64_t>& now) {
+    const auto b = before.count(url) ? before.at(url) : 0;
+    const auto a = now.count(url) ? now.at(url) : 0;
+    return a > b;
+  };
+  await(
+      [&] {
+        const auto now = revisits_in(db2);
+        const auto urls = web.urls();
+        return std::all_of(urls.begin(), urls.end(), [&](const std::string& u) { return revisited_since(u, now); });
+      },
+      std::chrono::seconds(120));
+  ::kill(w2.pid, SIGTERM);
+  EXPECT_EQ(w2.wait(), 128 + SIGTERM) << testing::read_file(tmp / "w2.err");
+  const auto after = revisits_in(db2);
+  for (const auto& url : web.urls()) EXPECT_TRUE(revisited_since(url, after)) << url << " not revisited after the kill";
+  const auto all = history(tmp, {"w1", "w2"});
+  for (const auto& url : web.urls()) EXPECT_GE(std::count(all.begin(), all.end(), url), 1) << url;
+  // It rejoins under its own name and revisits again.
+  const auto own_before = revisited(revisits_in(db1));
+  args1.push_back("--resume");
+  Child again = spawn_cronista(args1, (tmp / "w1-again.err").string());
+  await([&] { return revisited(revisits_in(db1)) > own_before; }, std::chrono::seconds(120));
+  ::kill(again.pid, SIGTERM);
+  EXPECT_EQ(again.wait(), 128 + SIGTERM) << testing::read_file(tmp / "w1-again.err");
+  EXPECT_GT(revisited(revisits_in(db1)), own_before);
+  std::string which;
+  EXPECT_GE(web.smallest_gap(&which), milliseconds(kRevisitDelayMs)) << which;
 }
 
 }  // namespace

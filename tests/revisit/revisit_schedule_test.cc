@@ -181,6 +181,48 @@ TEST(RevisitSchedule, AHostWhosePagesChangeLiftsThePriorOfItsPagesWithoutHistory
   EXPECT_LT(s.estimated_rate(still_host), 1.0 / 3000);
 }
 
+// New URLs told after the visit (a shared crawl learns which links were
+// new to the crawl one round trip later) make the same yield and the same
+// share of the budget as when told with it.
+TEST(RevisitSchedule, NewUrlsAnnouncedAfterTheVisitCountAsIfToldWithIt) {
+  RevisitSchedule now(options(0.2)), later(options(0.2));
+  for (RevisitSchedule* s : {&now, &later}) {
+    s->add_page(0, 1, 1.0 / 3600, 0);
+    s->add_page(1, 1, 1.0 / 3600, 0);
+  }
+  for (int k = 1; k <= 4; ++k) {
+    now.record_visit(0, 60.0 * k, false, static_cast<std::size_t>(k));
+    later.record_visit(0, 60.0 * k, false, 0);
+    for (int i = 0; i < k; ++i) later.add_announced(0, 1);
+  }
+  EXPECT_GT(now.yield(0), 1.0);
+  EXPECT_NEAR(later.yield(0), now.yield(0), 1e-12);
+  now.resolve();
+  later.resolve();
+  EXPECT_NEAR(later.frequency(0), now.frequency(0), 1e-12);
+  EXPECT_GE(later.frequency(0), 0.2 * 0.2 - 1e-9);  // at least the discovery share
+}
+
+// A page's history handed to another schedule (another process of a
+// shared crawl) gives the same estimate and yield there, folded visits
+// included, and replaces what that schedule knew of the page.
+TEST(RevisitSchedule, AHistoryHandedToAnotherScheduleEstimatesTheSameThere) {
+  RevisitSchedule a(options(0.2)), b(options(0.2));
+  a.add_page(0, 1, 1.0 / 3600, 0);
+  b.add_page(0, 1, 1.0 / 3600, 0);
+  b.record_visit(0, 30, true, 0);  // what b knew: replaced
+  for (int k = 1; k <= 40; ++k) a.record_visit(0, 45.0 * k, k % 3 == 0, k == 40 ? 2 : 0);
+  b.set_history(0, a.history(0));
+  EXPECT_EQ(a.history(0).recent.size(), kKeptObservations);
+  EXPECT_NEAR(b.estimated_rate(0), a.estimated_rate(0), 1e-12);
+  EXPECT_NEAR(b.yield(0), a.yield(0), 1e-12);
+  // And back again, after one more visit there.
+  b.rebase(0, 40 * 45.0);
+  b.record_visit(0, 41 * 45.0, true, 0);
+  a.record_visit(0, 41 * 45.0, true, 0);
+  EXPECT_NEAR(b.estimated_rate(0), a.estimated_rate(0), 1e-12);
+}
+
 TEST(RevisitSchedule, WhatDiscoveryCannotSpendOnACappedHubGoesToFreshness) {
   // The only hub sits on a host allowed one fetch in 20 s, far below the
   // discovery share (0.2 of 2 fetches/s); the pages of an uncapped host

@@ -69,6 +69,14 @@ class SharedFrontierTest : public ::testing::Test {
     EXPECT_TRUE(f.ok()) << f.status().message();
     return f.ok() ? std::move(*f) : nullptr;
   }
+  // A worker that sets the budget and queues n URLs of a.pt.
+  std::unique_ptr<SharedFrontier> open_queued(const SharedFrontierOptions& o, int budget, int n) {
+    auto w = open(o);
+    if (!w) return w;
+    EXPECT_TRUE(w->set_budget(budget).ok());
+    EXPECT_TRUE(w->add(pages("a.pt", n)).ok());
+    return w;
+  }
   RedisServer redis_;
 };
 
@@ -335,10 +343,8 @@ TEST_F(SharedFrontierTest, AReleasedHostServesOthersAndOnlyUnsettledUrlsOfADeadW
   alive.dead_after_ms = 300;
   std::string settled, unsettled;
   {
-    auto w1 = open(dying);
+    auto w1 = open_queued(dying, 3, 3);
     ASSERT_TRUE(w1);
-    ASSERT_TRUE(w1->set_budget(3).ok());
-    ASSERT_TRUE(w1->add(pages("a.pt", 3)).ok());
     auto first = claim_within(*w1, std::chrono::seconds(2));
     ASSERT_TRUE(first);
     // Leased: nobody else gets the host.
@@ -429,19 +435,199 @@ TEST_F(SharedFrontierTest, AnotherCrawlIdOnTheSameServerSeesNothingOfThisOne) {
   EXPECT_EQ(*b->add(pages("a.pt", 3)), 3u);  // its own seen-set
 }
 
-TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDue) {
+TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTheCopy) {
   auto w = open(worker("w1"));
   ASSERT_TRUE(w);
   auto now = w->now_ms();
   ASSERT_TRUE(now.ok());
-  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", *now + 300).ok());
+  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", NextVisit{*now + 300, R"({"etag":"\"v1\""})"}).ok());
   auto early = w->claim();
   ASSERT_TRUE(early.ok());
-  EXPECT_TRUE(std::holds_alternative<NoClaim>(*early));
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*early));
+  EXPECT_EQ(std::get<NoClaim>(*early).why, NoClaim::Why::kWait);  // not empty: a revisit is scheduled
   std::this_thread::sleep_for(std::chrono::milliseconds(350));
   auto c = claim_within(*w, std::chrono::seconds(2));
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, "http://a.pt/");
+  ASSERT_TRUE(c->copy);
+  EXPECT_EQ(*c->copy, R"({"etag":"\"v1\""})");
+}
+
+// A page settled with its next visit is revisited by whichever worker
+// claims it then, with the copy the last visit left; a revisit takes no
+// page of the budget (it is served when the budget is spent) and is held
+// by one worker at a time; a worker killed holding one gives it back to
+// the other when reaped, due at once; a revisit settled without a next
+// visit leaves the schedule.
+TEST_F(SharedFrontierTest, ARevisitGoesToAnyWorkerWithItsCopyOnceAtATimeAndOutsideTheBudget) {
+  SharedFrontierOptions dying = worker("w-dying");
+  dying.lease_ms = 300;
+  SharedFrontierOptions alive = worker("w-alive");
+  alive.dead_after_ms = 300;
+  auto w2 = open(alive);
+  ASSERT_TRUE(w2);
+  {
+    auto w1 = open_queued(dying, 1, 2);
+    ASSERT_TRUE(w1);
+    auto c = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    EXPECT_FALSE(c->copy);
+    ASSERT_TRUE(w1->release(*c).ok());
+    auto now = w1->now_ms();
+    ASSERT_TRUE(now.ok());
+    ASSERT_TRUE(w1->settle(Settle{*c, false, NextVisit{*now, "copy-1"}}).ok());
+    // The budget is spent: the other page stays queued, the revisit goes.
+    auto r = claim_within(*w2, std::chrono::seconds(2));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->url, c->url);
+    ASSERT_TRUE(r->copy);
+    EXPECT_EQ(*r->copy, "copy-1");
+    ASSERT_TRUE(w2->release(*r).ok());
+    // Revisited and due again at once: the first worker claims it and dies with it.
+    ASSERT_TRUE(w2->settle(Settle{*r, false, NextVisit{*now, "copy-2"}}).ok());
+    auto again = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(again);
+    EXPECT_EQ(again->url, c->url);
+    EXPECT_EQ(*again->copy, "copy-2");
+    auto none = w2->claim();  // held by the dying worker: not claimed twice
+    ASSERT_TRUE(none.ok());
+    ASSERT_TRUE(std::holds_alternative<NoClaim>(*none));
+    EXPECT_EQ(std::get<NoClaim>(*none).why, NoClaim::Why::kWait);
+  }  // gone without settling, as after kill -9
+  expect_reaped_after_silence(*w2, 1);
+  auto back = claim_within(*w2, std::chrono::seconds(2));
+  ASSERT_TRUE(back);
+  EXPECT_EQ(*back->copy, "copy-2");
+  auto counts = w2->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->done, 1);  // revisits are not pages of the budget
+  EXPECT_EQ(*counts->budget_left, 0);
+  ASSERT_TRUE(w2->release(*back).ok());
+  ASSERT_TRUE(w2->settle(*back, false).ok());  // no next visit: it leaves the schedule
+  auto end = w2->claim();
+  ASSERT_TRUE(end.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*end));
+}
+
+// Due revisits come first, but new URLs keep their share of the claims
+// while any is ready (a fifth: one claim in five), as in a lone crawl.
+TEST_F(SharedFrontierTest, NewUrlsKeepAFifthOfTheClaimsWhileRevisitsAreDue) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  std::vector<QueuedUrl> fresh;
+  for (int h = 0; h < 20; ++h) fresh.push_back(pages("novo" + std::to_string(h) + ".pt", 1).front());
+  ASSERT_TRUE(w->add(fresh).ok());
+  auto now = w->now_ms();
+  ASSERT_TRUE(now.ok());
+  for (int h = 0; h < 20; ++h)
+    ASSERT_TRUE(w->schedule_revisit("http://velho" + std::to_string(h) + ".pt/", "velho" + std::to_string(h) + ".pt",
+                                    NextVisit{*now - 1000 + h, "copy"})
+                    .ok());
+  std::string order;
+  for (int i = 0; i < 20; ++i) {
+    auto c = claim_within(*w, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    order += c->copy ? 'r' : 'n';
+    ASSERT_TRUE(w->release(*c).ok());
+    ASSERT_TRUE(w->settle(*c, false).ok());
+  }
+  EXPECT_EQ(order, "rrrrnrrrrnrrrrnrrrrn");
+}
+
+}  // namespace
+}  // namespace cronista::shared_frontier
+
+namespace cronista::shared_frontier {
+namespace {
+
+// What a revisit schedule reads of the whole crawl: the workers alive and
+// their rates summed (one silent past a lease no more), the new URLs
+// claimed (revisits not), the hosts with new URLs queued (a host leaves
+// when its queue empties, and comes back with a URL given back), the pages
+// scheduled for revisits; and add() names the URLs new to the crawl.
+TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrlsWereNew) {
+  SharedFrontierOptions reader = worker("w-leitor");
+  reader.lease_ms = 300;
+  auto w1 = open(worker("w1"));
+  auto w2 = open(reader);
+  auto gone = open(worker("w-parado"));
+  ASSERT_TRUE(w1 && w2 && gone);
+  ASSERT_TRUE(gone->view(5).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  ASSERT_TRUE(w1->view(4).ok());
+  auto v = w2->view(6);
+  ASSERT_TRUE(v.ok()) << v.status().message();
+  EXPECT_EQ(v->workers, 2);
+  EXPECT_DOUBLE_EQ(v->fetch_rate, 10);
+  EXPECT_EQ(v->queued_hosts, 0);
+
+  std::vector<QueuedUrl> first = pages("a.pt", 2);
+  for (const QueuedUrl& u : pages("b.pt", 1)) first.push_back(u);
+  std::vector<std::size_t> fresh;
+  ASSERT_TRUE(w1->add(first, nullptr, &fresh).ok());
+  EXPECT_EQ(fresh, (std::vector<std::size_t>{0, 1, 2}));
+  fresh.clear();
+  ASSERT_TRUE(w1->add({first[1], {"http://c.pt/novo", "c.pt", "", 10}, first[0]}, nullptr, &fresh).ok());
+  EXPECT_EQ(fresh, (std::vector<std::size_t>{1}));
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->queued_hosts, 3);
+  EXPECT_EQ(v->new_claims, 0);
+
+  // a.pt's and b.pt's URLs claimed (best first): their hosts have none
+  // queued; b.pt's page downloaded and scheduled for a revisit, which is
+  // claimed (no new URL); a.pt's first URL given back is queued again.
+  std::vector<Claim> claims;
+  for (int i = 0; i < 3; ++i) {
+    auto c = claim_within(*w1, std::chrono::seconds(2));
+    ASSERT_TRUE(c);
+    ASSERT_TRUE(w1->release(*c).ok());
+    claims.push_back(*c);
+  }
+  ASSERT_EQ(claims[2].url, "http://b.pt/artigo/0");
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->queued_hosts, 1);
+  EXPECT_EQ(v->new_claims, 3);
+  ASSERT_TRUE(w1->settle(Settle{claims[2], false, NextVisit{v->now_ms, "copy"}}).ok());
+  auto revisit = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(revisit);
+  EXPECT_TRUE(revisit->copy);
+  ASSERT_TRUE(w1->give_back(claims[0]).ok());
+  v = w2->view(6);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->scheduled, 1);
+  EXPECT_EQ(v->new_claims, 3);
+  EXPECT_EQ(v->queued_hosts, 2);
+}
+
+// A due time is moved by the worker whose visit set it, only while it
+// stands: one set since by another visit is left alone.
+TEST_F(SharedFrontierTest, ADueTimeMovesOnlyWhileItIsTheOneItsWorkerSet) {
+  auto w = open(worker("w1"));
+  ASSERT_TRUE(w);
+  auto now = w->now_ms();
+  ASSERT_TRUE(now.ok());
+  const std::int64_t later = *now + 600000;
+  ASSERT_TRUE(w->schedule_revisit("http://a.pt/", "a.pt", NextVisit{later, "copy-a"}).ok());
+  ASSERT_TRUE(w->schedule_revisit("http://b.pt/", "b.pt", NextVisit{later, "copy-b"}).ok());
+  // b.pt's page revisited since by another worker: due at another time.
+  ASSERT_TRUE(w->schedule_revisit("http://b.pt/", "b.pt", NextVisit{later + 5, "copy-b2"}).ok());
+  auto moved = w->move_due({{"http://a.pt/", later, *now}, {"http://b.pt/", later, *now}, {"http://c.pt/", later, *now}});
+  ASSERT_TRUE(moved.ok()) << moved.status().message();
+  EXPECT_EQ(*moved, (std::vector<std::size_t>{0}));
+  auto c = claim_within(*w, std::chrono::seconds(2));
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->url, "http://a.pt/");
+  ASSERT_TRUE(w->release(*c).ok());
+  auto none = w->claim();  // b.pt's stays due ten minutes from now
+  ASSERT_TRUE(none.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*none));
+  EXPECT_EQ(std::get<NoClaim>(*none).why, NoClaim::Why::kWait);
+  // A due time fallen due (in its host's revisits) or claimed is not moved.
+  moved = w->move_due({{"http://a.pt/", *now, later}});
+  ASSERT_TRUE(moved.ok());
+  EXPECT_TRUE(moved->empty());
 }
 
 }  // namespace
