@@ -163,7 +163,7 @@ class RedisWork : public crawler::SharedWork {
     auto own = f_->own_claims();
     if (!own.ok()) return own.status();
     std::vector<crawler::SharedClaim> out;
-    for (const Claim& c : *own) out.push_back(crawler::SharedClaim{c.url, c.host, c.priority});
+    for (const Claim& c : *own) out.push_back(crawler::SharedClaim{c.url, c.host, c.priority, std::nullopt});
     return out;
   }
 

@@ -40,9 +40,9 @@ class MemoryWork : public SharedWork {
     }
     r.released.assign(x.releases.size(), Status::Ok());
     r.completed.assign(x.completions.size(), Status::Ok());
-    for (const auto& [c, downloaded] : x.completions) {
-      inflight.erase(c.url);
-      if (!downloaded) ++budget;
+    for (const SharedCompletion& c : x.completions) {
+      inflight.erase(c.claim.url);
+      if (!c.downloaded) ++budget;
     }
     SharedPull pull;
     for (std::size_t i = 0; i < x.claims && !queue.empty() && budget > 0; ++i) {
@@ -83,6 +83,10 @@ class MemoryWork : public SharedWork {
   Status share_robots(const std::string&, const SharedRobots&, std::chrono::seconds) override { return Status::Ok(); }
   Status heartbeat(const std::vector<SharedClaim>&) override { return Status::Ok(); }
   std::chrono::milliseconds heartbeat_every() const override { return std::chrono::milliseconds(100); }
+  Result<SharedView> view(double) override { return SharedView{}; }
+  Result<std::vector<std::size_t>> move_due(const std::vector<SharedMove>&) override {
+    return std::vector<std::size_t>{};
+  }
 };
 
 // Drives the worker the way the crawl loop does: pump, fetch what was
@@ -109,7 +113,7 @@ std::optional<std::string> run(SharedCrawl& crawl, std::vector<std::string>& fet
 
 TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget) {
   auto work = std::make_shared<MemoryWork>();
-  for (int i = 0; i < 6; ++i) work->queue.push_back(SharedClaim{"http://a.example/" + std::to_string(i), "a.example", i});
+  for (int i = 0; i < 6; ++i) work->queue.push_back(SharedClaim{"http://a.example/" + std::to_string(i), "a.example", i, std::nullopt});
   work->budget = 6;
   SharedCrawl crawl(work, std::chrono::seconds(30));
   // The first exchange claims four URLs, but its reply is lost.
@@ -136,7 +140,7 @@ TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget)
 
 TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   auto work = std::make_shared<MemoryWork>();
-  for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i});
+  for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i, std::nullopt});
   work->budget = 3;
   SharedCrawl crawl(work, std::chrono::seconds(30));
   std::vector<SharedClaim> got;
