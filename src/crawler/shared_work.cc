@@ -206,6 +206,7 @@ std::size_t SharedCrawl::stop() {
   }
   send(0, [](const SharedClaim&) { return true; });
   const std::size_t left = held() + offers_.size() + releases_.size() + completions_.size();
+  if (left == 0) work_->leave();  // best effort: unheard, the worker is reaped after its silence
   if (left > 0)
     std::fprintf(stderr,
                  "crawl: the shared frontier did not take back %zu claimed URLs, %zu found URLs and %zu "

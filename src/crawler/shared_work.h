@@ -129,6 +129,9 @@ class SharedWork {
   virtual Status give_back(const SharedClaim& claim) = 0;
   // The URLs the shared frontier has in flight under this worker's name.
   virtual Result<std::vector<SharedClaim>> own_claims() = 0;
+  // A clean stop with nothing in flight: this worker no longer counts
+  // among the crawl's workers.
+  virtual Status leave() = 0;
   // The robots.txt of a host as a worker of the crawl fetched it, if it
   // has not expired.
   virtual Result<std::optional<SharedRobots>> robots(const std::string& host) = 0;

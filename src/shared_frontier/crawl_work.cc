@@ -159,6 +159,11 @@ class RedisWork : public crawler::SharedWork {
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
 
+  Status leave() override {
+    auto r = f_->leave();
+    return r.ok() ? Status::Ok() : r.status();
+  }
+
   Result<std::vector<crawler::SharedClaim>> own_claims() override {
     auto own = f_->own_claims();
     if (!own.ok()) return own.status();

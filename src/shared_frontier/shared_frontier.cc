@@ -395,6 +395,18 @@ redis.call('PEXPIRE', p .. 'lease:' .. host, tonumber(ARGV[4]))
 return 1
 )lua";
 
+// ARGV: prefix, worker. A worker stopping cleanly leaves the crawl's
+// workers at once (the others' share of the hosts grows now, not a lease
+// later), but only with nothing in flight: a worker that still holds URLs
+// stays listed, so that its silence returns them. Returns whether it left.
+constexpr const char* kLeave = R"lua(
+local p, me = ARGV[1], ARGV[2]
+if redis.call('HLEN', p .. 'inflight:' .. me) > 0 then return 0 end
+redis.call('ZREM', p .. 'workers', me)
+redis.call('HDEL', p .. 'rate', me)
+return 1
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
@@ -405,6 +417,7 @@ const std::string kSettleScript = kSettle;
 const std::string kScheduleScript = kSchedule;
 const std::string kRenewScript = kRenew;
 const std::string kViewScript = std::string(kNow) + kView;
+const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
 const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
 
@@ -594,6 +607,12 @@ Status SharedFrontier::settle(const Settle& st) {
 Status SharedFrontier::give_back(const Claim& c) {
   auto r = redis_->script(kGiveBackScript, {}, {prefix(), options_.worker_id, c.url});
   return r.ok() ? Status::Ok() : failed("giving back " + c.url, r.status());
+}
+
+Result<bool> SharedFrontier::leave() {
+  auto r = redis_->script(kLeaveScript, {}, {prefix(), options_.worker_id});
+  if (!r.ok()) return failed("leaving the crawl", r.status());
+  return r->integer == 1;
 }
 
 Status SharedFrontier::renew(const Claim& c) {

@@ -187,6 +187,11 @@ class SharedFrontier {
   // with its priority and the budget gets its page back.
   Status give_back(const Claim& claim);
 
+  // A clean stop: this worker leaves the crawl's workers at once, when it
+  // has nothing in flight (else it stays listed until reaped, so that its
+  // URLs return). Returns whether it left. Atomic.
+  Result<bool> leave();
+
   // Keeps the lease on a host during a long transfer. Atomic: a lease
   // another worker holds now is left alone.
   Status renew(const Claim& claim);

@@ -83,6 +83,11 @@ class MemoryWork : public SharedWork {
   Status share_robots(const std::string&, const SharedRobots&, std::chrono::seconds) override { return Status::Ok(); }
   Status heartbeat(const std::vector<SharedClaim>&) override { return Status::Ok(); }
   std::chrono::milliseconds heartbeat_every() const override { return std::chrono::milliseconds(100); }
+  Status leave() override {
+    left = inflight.empty();
+    return Status::Ok();
+  }
+  bool left = false;
   Result<SharedView> view(double) override { return SharedView{}; }
   Result<std::vector<std::size_t>> move_due(const std::vector<SharedMove>&) override {
     return std::vector<std::size_t>{};
@@ -136,6 +141,9 @@ TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget)
   std::sort(fetched.begin(), fetched.end());
   EXPECT_EQ(std::adjacent_find(fetched.begin(), fetched.end()), fetched.end());
   EXPECT_EQ(fetched.size(), 6u);
+  // A clean stop with nothing held: the worker leaves the crawl's workers.
+  EXPECT_EQ(crawl.stop(), 0u);
+  EXPECT_TRUE(work->left);
 }
 
 TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {

@@ -164,6 +164,31 @@ TEST_F(SharedFrontierTest, BacklinksAreCountedAcrossWorkers) {
   EXPECT_EQ(r.pull->claims[0].priority, crawler::priority_for(1, 0));
 }
 
+// A worker that stops cleanly with nothing in flight no longer counts
+// among the workers; one that still holds a URL stays until reaped.
+TEST_F(SharedFrontierTest, AWorkerLeavesTheCrawlAtOnceOnlyWithNothingInFlight) {
+  SharedFrontierOptions reaper = worker("w3");
+  reaper.dead_after_ms = 300;
+  auto w1 = open(worker("w1")), w2 = open(worker("w2")), w3 = open(reaper);
+  ASSERT_TRUE(w1 && w2 && w3);
+  ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
+  for (auto* w : {w1.get(), w2.get(), w3.get()}) ASSERT_TRUE(w->view(1).ok());
+  auto held = claim_within(*w2, std::chrono::seconds(2));
+  ASSERT_TRUE(held);
+  auto gone = w1->leave();
+  ASSERT_TRUE(gone.ok());
+  EXPECT_TRUE(*gone);
+  auto stays = w2->leave();
+  ASSERT_TRUE(stays.ok());
+  EXPECT_FALSE(*stays);
+  auto v = w3->view(1);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(v->workers, 2);  // w2 and w3
+  EXPECT_DOUBLE_EQ(v->fetch_rate, 2);
+  // w2's URL still returns when it falls silent.
+  expect_reaped_after_silence(*w3, 1);
+}
+
 TEST_F(SharedFrontierTest, NoTwoWorkersHoldOneHost) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
