@@ -48,7 +48,7 @@ struct CrawlArgs {
   bool same_host = false, resume = false, quiet = false;
   // Revisits: kept as given, checked in cmd_crawl (one-line errors).
   bool revisit = false;
-  std::string run_for, revisit_policy;
+  std::string run_for, revisit_policy, rate_prior;
   long max_fetches = 0;
   double fetch_rate = 0;
   // One crawl, many workers.
@@ -189,6 +189,9 @@ void configure(CLI::App& app, CrawlArgs& a) {
                  "requests per second over the whole crawl, new pages and revisits (0: as politeness allows)");
   app.add_option("--revisit-policy", a.revisit_policy,
                  "with --revisit: optimal (default), uniform, proportional, classes or adaptive");
+  app.add_option("--rate-prior", a.rate_prior,
+                 "with --revisit: the change rate assumed of a page with little history: learned (default: "
+                 "predicted from its first fetch by a model trained on the crawl's long histories) or constant");
 }
 
 // A value that a shell reads back as one word.
@@ -275,6 +278,11 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
     std::snprintf(line, sizeof line, "requests: %lld; revisits: %lld, %lld found a change, %lld answered 304\n",
                   static_cast<long long>(s.fetches), static_cast<long long>(s.revisits),
                   static_cast<long long>(s.changed), static_cast<long long>(s.not_modified));
+    out += line;
+    std::snprintf(line, sizeof line,
+                  "rate prior: %s; learned from %lld pages, given to %lld; log rate of unobserved pages: sd %.2f\n",
+                  a.rate_prior == "constant" ? "constant" : "learned", static_cast<long long>(s.prior_trained_on),
+                  static_cast<long long>(s.prior_predicted), s.unobserved_log_rate_sd);
     out += line;
   }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
@@ -418,6 +426,12 @@ int cmd_crawl(int argc, char** argv) {
                                "': choose optimal, uniform, proportional, classes or adaptive", kExitUsage);
     if (!a.revisit) return fail("crawl", "--revisit-policy needs --revisit", kExitUsage);
     o.revisit_policy = it->second;
+  }
+  if (!a.rate_prior.empty()) {
+    if (a.rate_prior != "learned" && a.rate_prior != "constant")
+      return fail("crawl", "--rate-prior '" + a.rate_prior + "': choose learned or constant", kExitUsage);
+    if (!a.revisit) return fail("crawl", "--rate-prior needs --revisit", kExitUsage);
+    o.learned_rate_prior = a.rate_prior == "learned";
   }
   if (a.frontier.empty() != a.crawl_id.empty())
     return fail("crawl", "--frontier and --crawl-id go together", kExitUsage);

@@ -42,7 +42,10 @@
 #include "crawler/title_words.h"
 #include "crawler/url.h"
 #include "revisit/content_signature.h"
+#include "revisit/page_features.h"
+#include "revisit/rate_prior.h"
 #include "revisit/revisit_schedule.h"
+#include "temporal/lexicon.h"
 #include "temporal/tagger.h"
 
 namespace cronista::crawler {
@@ -210,6 +213,13 @@ class Crawl {
   void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
   void maybe_resolve(double wall, bool force);
   double prior_rate() const;
+  // The learned prior (o_.learned_rate_prior): trained again when the pages
+  // it may learn from have grown by a tenth; each page with fewer than
+  // CrawlRatePrior::kTrustedObservations observations gets its prediction,
+  // the others (and every page until it has trained) `constant`.
+  void train_rate_prior();
+  double page_prior(PageId id, double constant) const;
+  std::uint32_t observations(PageId id) const { return id < observations_.size() ? observations_[id] : 0; }
   Status restore_schedule();
 
   // Replicas (o_.replicas_detect, replica_watch.h).
@@ -286,7 +296,12 @@ class Crawl {
   // own (prior_rate()).
   double pooled_changes_ = 0, pooled_seconds_ = 0;
   std::size_t pooled_pages_ = 0;
-  std::vector<std::uint8_t> pooled_page_;  // by PageId: counted in pooled_pages_
+  std::vector<std::uint16_t> observations_;  // by PageId: visits compared with the one before (saturating)
+  // The learned prior: features of each page's first fetch, the model.
+  std::optional<revisit::FeatureCues> cues_;
+  revisit::CrawlRatePrior rate_prior_;
+  std::size_t trusted_pages_ = 0;    // pages with kTrustedObservations observations and features
+  std::size_t trained_trusted_ = 0;  // trusted_pages_ at the last training
   double resolved_budget_ = 0;  // the revisit budget it shared out
   bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
@@ -407,6 +422,15 @@ Status Crawl::setup() {
   auto tagger = temporal::Tagger::load(topts);
   if (!tagger.ok()) return tagger.status();
   tagger_ = std::move(*tagger);
+  if (o_.revisit) {
+    // The words the features of the learned rate prior read (its update
+    // lines, "hoje"/"ontem"), from the tagger's resources.
+    auto lexicon = temporal::Lexicon::load(topts.home + "/resources/pt");
+    if (!lexicon.ok()) return lexicon.status();
+    auto cues = revisit::FeatureCues::from(*lexicon);
+    if (!cues.ok()) return Status::Error(topts.home + "/resources/pt: " + cues.status().message());
+    cues_ = std::move(*cues);
+  }
 
   // Seeds: their authorities bound --same-host, on a resume too.
   std::vector<CanonicalUrl> seeds;
@@ -481,7 +505,7 @@ Status Crawl::setup() {
   frontier_->restart(Clock::now());
   pool_ = std::make_unique<AnalysisPool>(
       o_.threads > 0 ? o_.threads : std::max(1u, std::thread::hardware_concurrency()), tagger_.get(), o_,
-      fetcher_.get());
+      fetcher_.get(), cues_ ? &*cues_ : nullptr);
   return Status::Ok();
 }
 
@@ -969,6 +993,10 @@ void Crawl::schedule_copy(const StoredVisit& v, double at) {
   const double weight = page_weight(v.relevant);
   const PageId id = schedule_->add_page(v.host, weight, prior_rate(), at,
                                         weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
+  if (v.features) {
+    rate_prior_.set_features(id, *v.features);
+    schedule_->set_prior_rate(id, page_prior(id, prior_rate()));
+  }
   copy_of_.emplace(key, id);
   copies_.push_back(Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth,
                          false});
@@ -990,6 +1018,7 @@ StoredVisit Crawl::visit_of(const PageRecord& p, std::uint32_t host, std::uint16
   v.content_hash = p.content_hash;
   v.relevant = p.relevant;
   v.new_urls = p.new_urls.value_or(0);
+  v.features = p.features;
   return v;
 }
 
@@ -1016,11 +1045,11 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
     if (interval > 0) {
       pooled_seconds_ += interval;
       pooled_changes_ += *changed ? 1 : 0;
-      if (id >= pooled_page_.size()) pooled_page_.resize(id + 1, 0);
-      if (!pooled_page_[id]) {
-        pooled_page_[id] = 1;
-        ++pooled_pages_;
-      }
+      if (id >= observations_.size()) observations_.resize(id + 1, 0);
+      if (observations_[id] == 0) ++pooled_pages_;
+      if (observations_[id] < std::numeric_limits<std::uint16_t>::max()) ++observations_[id];
+      if (observations_[id] == revisit::CrawlRatePrior::kTrustedObservations && rate_prior_.has_features(id))
+        ++trusted_pages_;
     }
     schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
   } else {
@@ -1296,7 +1325,8 @@ void Crawl::maybe_resolve(double wall, bool force) {
   if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
   const double prior = prior_rate();
-  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
+  if (o_.learned_rate_prior) train_rate_prior();
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, page_prior(id, prior));
   schedule_->resolve();
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
   resolved_size_ = schedule_->size();
@@ -1311,6 +1341,22 @@ void Crawl::maybe_resolve(double wall, bool force) {
 // says), with the default prior worth one page (revisit::pooled_prior_rate).
 double Crawl::prior_rate() const {
   return revisit::pooled_prior_rate(pooled_changes_, pooled_seconds_, pooled_pages_);
+}
+
+// The model learns from the pages with at least kTrustedObservations
+// observations, their estimated rate the target; those pages keep the
+// constant prior, so that the model never feeds its own targets.
+void Crawl::train_rate_prior() {
+  if (trusted_pages_ < revisit::RatePriorModel::kMinExamples) return;
+  if (rate_prior_.trained() && trusted_pages_ < trained_trusted_ + trained_trusted_ / 10 + 1) return;
+  if (rate_prior_.train(static_cast<PageId>(schedule_->size()), [this](PageId id) { return observations(id); },
+                        [this](PageId id) { return schedule_->estimated_rate(id); }))
+    trained_trusted_ = trusted_pages_;
+}
+
+double Crawl::page_prior(PageId id, double constant) const {
+  if (!o_.learned_rate_prior || observations(id) >= revisit::CrawlRatePrior::kTrustedObservations) return constant;
+  return rate_prior_.predict(id).value_or(constant);
 }
 
 // A resumed revisit crawl: the schedule rebuilt from every stored visit
@@ -1648,6 +1694,22 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.revisits = revisits_;
   sum.changed = changed_;
   sum.not_modified = not_modified_;
+  if (schedule_) {
+    sum.prior_trained_on = static_cast<std::int64_t>(rate_prior_.trained_on());
+    double n = 0, mean = 0, m2 = 0;
+    for (PageId id = 0; id < schedule_->size(); ++id) {
+      if (o_.learned_rate_prior && observations(id) < revisit::CrawlRatePrior::kTrustedObservations &&
+          rate_prior_.predict(id))
+        ++sum.prior_predicted;
+      if (observations(id) > 0) continue;
+      const double x = std::log(schedule_->estimated_rate(id));
+      n += 1;
+      const double d = x - mean;
+      mean += d / n;
+      m2 += d * (x - mean);
+    }
+    sum.unobserved_log_rate_sd = n > 1 ? std::sqrt(m2 / n) : 0;
+  }
   return sum;
 }
 

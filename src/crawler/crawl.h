@@ -60,6 +60,11 @@ struct CrawlOptions {
   // new is left, only at run_for_s, max_fetches or a signal.
   bool revisit = false;
   revisit::RevisitPolicy revisit_policy = revisit::RevisitPolicy::kOptimal;
+  // The prior change rate of a page with little history: predicted from its
+  // first fetch's features by a model the crawl trains on its own pages
+  // with long histories (revisit/rate_prior.h), or the constant pooled over
+  // the crawl's visits (false: --rate-prior constant).
+  bool learned_rate_prior = true;
   double run_for_s = 0;          // this run ends after this many seconds (0: no limit)
   std::int64_t max_fetches = 0;  // this run ends after this many page requests (0: no limit)
   // Requests per second over the whole crawl, new pages and revisits (0: as
@@ -145,6 +150,12 @@ struct CrawlSummary {
   std::int64_t revisits = 0;      // revisits answered in this run
   std::int64_t changed = 0;       // revisits that found the main text changed
   std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
+  // The rate prior at the end of the run: the pages the learned model was
+  // last trained on (0: not trained, or --rate-prior constant), the pages
+  // whose prior it gave, and the spread (standard deviation of log λ) of
+  // the schedule's estimates of the pages not observed yet — their priors.
+  std::int64_t prior_trained_on = 0, prior_predicted = 0;
+  double unobserved_log_rate_sd = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
 };
 

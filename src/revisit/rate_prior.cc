@@ -97,4 +97,55 @@ double RatePriorModel::predict(const PageFeatures& features) const {
   return std::clamp(std::exp(y), kMinRate, kMaxRate);
 }
 
+namespace {
+
+constexpr double PageFeatures::*kFields[] = {
+    &PageFeatures::url_depth,     &PageFeatures::dated_path,   &PageFeatures::query,
+    &PageFeatures::links,         &PageFeatures::images,       &PageFeatures::mailto,
+    &PageFeatures::text_bytes,    &PageFeatures::last_modified, &PageFeatures::etag,
+    &PageFeatures::newest_date_days, &PageFeatures::has_dates, &PageFeatures::update_line,
+    &PageFeatures::speaks_of_today, &PageFeatures::link_density};
+static_assert(std::size(kFields) == PageFeatures::kCount);
+
+}  // namespace
+
+void CrawlRatePrior::set_features(PageId page, const PageFeatures& f) {
+  if (page >= features_.size()) {
+    features_.resize(page + 1);
+    known_.resize(page + 1, 0);
+  }
+  for (int j = 0; j < PageFeatures::kCount; ++j) features_[page][j] = static_cast<float>(f.*kFields[j]);
+  known_[page] = 1;
+}
+
+std::optional<PageFeatures> CrawlRatePrior::features(PageId page) const {
+  if (!has_features(page)) return std::nullopt;
+  PageFeatures f;
+  for (int j = 0; j < PageFeatures::kCount; ++j) f.*kFields[j] = features_[page][j];
+  return f;
+}
+
+bool CrawlRatePrior::train(PageId pages, const std::function<std::uint32_t(PageId)>& observations,
+                           const std::function<double(PageId)>& rate) {
+  std::vector<PageId> trusted;
+  for (PageId id = 0; id < pages; ++id)
+    if (has_features(id) && observations(id) >= kTrustedObservations) trusted.push_back(id);
+  if (trusted.size() < RatePriorModel::kMinExamples) return false;
+  auto model = std::make_unique<RatePriorModel>();
+  const double step = std::max(1.0, static_cast<double>(trusted.size()) / static_cast<double>(kMaxExamples));
+  for (double k = 0; k < static_cast<double>(trusted.size()); k += step) {
+    const PageId id = trusted[static_cast<std::size_t>(k)];
+    model->add_example(*features(id), rate(id));
+  }
+  if (!model->train()) return false;
+  trained_on_ = model->examples();
+  model_ = std::move(model);
+  return true;
+}
+
+std::optional<double> CrawlRatePrior::predict(PageId page) const {
+  if (!model_ || !has_features(page)) return std::nullopt;
+  return model_->predict(*features(page));
+}
+
 }  // namespace cronista::revisit

@@ -9,8 +9,12 @@
 // (the constant prior), and it says which it does.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace cronista::revisit {
@@ -64,6 +68,42 @@ class RatePriorModel {
   std::vector<double> mean_, scale_;
   double ymean_ = 0;
   std::unique_ptr<Model> model_;
+};
+
+// The learned prior of a revisiting crawl. It keeps each page's features
+// from its first fetch (56 bytes a page, by the schedule's page id) and,
+// when asked, trains a RatePriorModel on the pages whose histories can be
+// trusted — at least kTrustedObservations visits compared with the one
+// before, their estimated rate the target — at most kMaxExamples of them
+// (evenly spaced by id), then predicts the prior of every page from its
+// features. Until it has trained (kMinExamples trusted pages) it predicts
+// nothing and the crawl keeps its constant prior.
+class CrawlRatePrior {
+ public:
+  using PageId = std::uint32_t;
+  static constexpr std::uint32_t kTrustedObservations = 4;
+  static constexpr std::size_t kMaxExamples = 20000;
+
+  void set_features(PageId page, const PageFeatures& features);
+  bool has_features(PageId page) const { return page < known_.size() && known_[page]; }
+  std::optional<PageFeatures> features(PageId page) const;
+
+  // Trains on the pages of ids [0, pages) that have features and at least
+  // kTrustedObservations observations (`observations(id)`), with target
+  // `rate(id)`. False, and the last model kept, when too few pages qualify.
+  bool train(PageId pages, const std::function<std::uint32_t(PageId)>& observations,
+             const std::function<double(PageId)>& rate);
+  bool trained() const { return model_ != nullptr; }
+  std::size_t trained_on() const { return trained_on_; }
+
+  // The predicted rate of a page with features, once trained.
+  std::optional<double> predict(PageId page) const;
+
+ private:
+  std::vector<std::array<float, PageFeatures::kCount>> features_;
+  std::vector<std::uint8_t> known_;
+  std::unique_ptr<RatePriorModel> model_;
+  std::size_t trained_on_ = 0;
 };
 
 }  // namespace cronista::revisit
