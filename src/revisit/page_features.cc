@@ -162,7 +162,16 @@ PageFeatures page_features(const FirstFetch& fetch, const FeatureCues& cues) {
   const std::string folded = temporal::fold_text(doc.text);
   const temporal::DayNumber today = fetch.fetched.day_number();
   std::optional<temporal::DayNumber> newest;
+  // What the tagger read in the main text: page furniture (a site-wide
+  // "Última atualização" footer, a clock) says nothing of the page.
+  const auto in_main = [&](std::size_t at) {
+    if (doc.blocks.empty()) return true;
+    for (const temporal::Block& b : doc.blocks)
+      if (at >= b.start && at < b.end) return !b.boilerplate;
+    return false;
+  };
   for (const temporal::TemporalExpression& e : fetch.expressions) {
+    if (!in_main(e.start)) continue;
     for (const temporal::Chronon& c : e.chronons) {
       const auto days = c.days();
       if (!days) continue;

@@ -2,7 +2,8 @@
 // the learned prior (rate_prior.h), read from the URL, the response's
 // validators and the analysed document — its links, images and text, and
 // what the tagger found in it: the newest date it mentions, an update line
-// ("Atualizado em …"), the days "hoje" and "ontem".
+// ("Atualizado em …"), the days "hoje" and "ontem" — in its main text only
+// (page furniture, a site-wide footer or a clock, says nothing of the page).
 //
 // The words come from the tagger's resources (resources/pt/): UPDATE_CUE
 // (updates.txt) for update lines, DEICTIC_DAY (deictics.txt) entries of
