@@ -280,9 +280,9 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
                   static_cast<long long>(s.changed), static_cast<long long>(s.not_modified));
     out += line;
     std::snprintf(line, sizeof line,
-                  "rate prior: %s; learned from %lld pages, given to %lld; log rate of unobserved pages: sd %.2f\n",
+                  "rate prior: %s; learned from %lld pages, given to %lld; ln of the priors: sd %.2f\n",
                   a.rate_prior == "constant" ? "constant" : "learned", static_cast<long long>(s.prior_trained_on),
-                  static_cast<long long>(s.prior_predicted), s.unobserved_log_rate_sd);
+                  static_cast<long long>(s.prior_predicted), s.prior_log_rate_sd);
     out += line;
   }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());

@@ -1698,17 +1698,15 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     sum.prior_trained_on = static_cast<std::int64_t>(rate_prior_.trained_on());
     double n = 0, mean = 0, m2 = 0;
     for (PageId id = 0; id < schedule_->size(); ++id) {
-      if (o_.learned_rate_prior && observations(id) < revisit::CrawlRatePrior::kTrustedObservations &&
-          rate_prior_.predict(id))
-        ++sum.prior_predicted;
-      if (observations(id) > 0) continue;
-      const double x = std::log(schedule_->estimated_rate(id));
+      if (observations(id) >= revisit::CrawlRatePrior::kTrustedObservations) continue;
+      if (o_.learned_rate_prior && rate_prior_.predict(id)) ++sum.prior_predicted;
+      const double x = std::log(schedule_->prior_rate(id));
       n += 1;
       const double d = x - mean;
       mean += d / n;
       m2 += d * (x - mean);
     }
-    sum.unobserved_log_rate_sd = n > 1 ? std::sqrt(m2 / n) : 0;
+    sum.prior_log_rate_sd = n > 1 ? std::sqrt(m2 / n) : 0;
   }
   return sum;
 }
