@@ -1697,7 +1697,9 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   if (schedule_) {
     sum.prior_trained_on = static_cast<std::int64_t>(rate_prior_.trained_on());
     double n = 0, mean = 0, m2 = 0;
-    for (PageId id = 0; id < schedule_->size(); ++id) {
+    // The pages the last resolve gave their priors (those added since have
+    // the prior of their time).
+    for (PageId id = 0; id < resolved_size_; ++id) {
       if (observations(id) >= revisit::CrawlRatePrior::kTrustedObservations) continue;
       if (o_.learned_rate_prior && rate_prior_.predict(id)) ++sum.prior_predicted;
       const double x = std::log(schedule_->prior_rate(id));

@@ -153,8 +153,8 @@ struct CrawlSummary {
   // The rate prior at the end of the run: the pages the learned model was
   // last trained on (0: not trained, or --rate-prior constant), the pages
   // whose prior it gave, and the spread (standard deviation of ln λ) of the
-  // schedule's priors of the pages with little history (0 when they all
-  // have the constant).
+  // schedule's priors of the pages with little history at the last resolve
+  // (0 when they all have the constant).
   std::int64_t prior_trained_on = 0, prior_predicted = 0;
   double prior_log_rate_sd = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
