@@ -213,10 +213,10 @@ class Crawl {
   void keep_copy(Copy& c, PageRecord& p, std::optional<bool> changed);
   void maybe_resolve(double wall, bool force);
   double prior_rate() const;
-  // The learned prior (o_.learned_rate_prior): trained again when the pages
-  // it may learn from have grown by a tenth; each page with fewer than
-  // CrawlRatePrior::kTrustedObservations observations gets its prediction,
-  // the others (and every page until it has trained) `constant`.
+  // The learned prior (o_.learned_rate_prior): trained again when the
+  // visits it learns from have grown by a tenth; every page with features
+  // gets its prediction, the others (and every page until it has trained)
+  // `constant`.
   void train_rate_prior();
   double page_prior(PageId id, double constant) const;
   std::uint32_t observations(PageId id) const { return id < observations_.size() ? observations_[id] : 0; }
@@ -300,8 +300,7 @@ class Crawl {
   // The learned prior: features of each page's first fetch, the model.
   std::optional<revisit::FeatureCues> cues_;
   revisit::CrawlRatePrior rate_prior_;
-  std::size_t trusted_pages_ = 0;    // pages with kTrustedObservations observations and features
-  std::size_t trained_trusted_ = 0;  // trusted_pages_ at the last training
+  std::size_t trained_seen_ = 0;  // rate_prior_.observations() at the last training
   double resolved_budget_ = 0;  // the revisit budget it shared out
   bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
@@ -1048,8 +1047,8 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
       if (id >= observations_.size()) observations_.resize(id + 1, 0);
       if (observations_[id] == 0) ++pooled_pages_;
       if (observations_[id] < std::numeric_limits<std::uint16_t>::max()) ++observations_[id];
-      if (observations_[id] == revisit::CrawlRatePrior::kTrustedObservations && rate_prior_.has_features(id))
-        ++trusted_pages_;
+      rate_prior_.add_observation(id, interval, *changed);
+      if (o_.learned_rate_prior) train_rate_prior();
     }
     schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
   } else {
@@ -1325,7 +1324,6 @@ void Crawl::maybe_resolve(double wall, bool force) {
   if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
   const double prior = prior_rate();
-  if (o_.learned_rate_prior) train_rate_prior();
   for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, page_prior(id, prior));
   schedule_->resolve();
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -1343,19 +1341,22 @@ double Crawl::prior_rate() const {
   return revisit::pooled_prior_rate(pooled_changes_, pooled_seconds_, pooled_pages_);
 }
 
-// The model learns from the pages with at least kTrustedObservations
-// observations, their estimated rate the target; those pages keep the
-// constant prior, so that the model never feeds its own targets.
+// The model learns from every visit so far (revisit/rate_prior.h), not
+// from its own predictions: a page's prior enters the schedule's estimate
+// only, never the examples. It trains as soon as the visits allow, then
+// each time they have grown by a tenth, and gives every page its
+// prediction at once (the schedule uses it from the next resolve on).
 void Crawl::train_rate_prior() {
-  if (trusted_pages_ < revisit::RatePriorModel::kMinExamples) return;
-  if (rate_prior_.trained() && trusted_pages_ < trained_trusted_ + trained_trusted_ / 10 + 1) return;
-  if (rate_prior_.train(static_cast<PageId>(schedule_->size()), [this](PageId id) { return observations(id); },
-                        [this](PageId id) { return schedule_->estimated_rate(id); }))
-    trained_trusted_ = trusted_pages_;
+  const std::size_t seen = rate_prior_.observations();
+  if (seen < trained_seen_ + trained_seen_ / 10 + 1) return;
+  if (!rate_prior_.train()) return;
+  trained_seen_ = seen;
+  const double constant = prior_rate();
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, page_prior(id, constant));
 }
 
 double Crawl::page_prior(PageId id, double constant) const {
-  if (!o_.learned_rate_prior || observations(id) >= revisit::CrawlRatePrior::kTrustedObservations) return constant;
+  if (!o_.learned_rate_prior) return constant;
   return rate_prior_.predict(id).value_or(constant);
 }
 
@@ -1697,11 +1698,11 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   if (schedule_) {
     sum.prior_trained_on = static_cast<std::int64_t>(rate_prior_.trained_on());
     double n = 0, mean = 0, m2 = 0;
-    // The pages the last resolve gave their priors (those added since have
-    // the prior of their time).
-    for (PageId id = 0; id < resolved_size_; ++id) {
-      if (observations(id) >= revisit::CrawlRatePrior::kTrustedObservations) continue;
-      if (o_.learned_rate_prior && rate_prior_.predict(id)) ++sum.prior_predicted;
+    // The pages whose prior in the schedule is the model's prediction.
+    for (PageId id = 0; id < schedule_->size(); ++id) {
+      const auto predicted = o_.learned_rate_prior ? rate_prior_.predict(id) : std::nullopt;
+      if (!predicted || std::abs(schedule_->prior_rate(id) - *predicted) > 1e-9 * *predicted) continue;
+      ++sum.prior_predicted;
       const double x = std::log(schedule_->prior_rate(id));
       n += 1;
       const double d = x - mean;

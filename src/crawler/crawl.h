@@ -60,9 +60,9 @@ struct CrawlOptions {
   // new is left, only at run_for_s, max_fetches or a signal.
   bool revisit = false;
   revisit::RevisitPolicy revisit_policy = revisit::RevisitPolicy::kOptimal;
-  // The prior change rate of a page with little history: predicted from its
-  // first fetch's features by a model the crawl trains on its own pages
-  // with long histories (revisit/rate_prior.h), or the constant pooled over
+  // The prior change rate of a page (its estimate before it has a history):
+  // predicted from its first fetch's features by a model the crawl trains
+  // on its own visits (revisit/rate_prior.h), or the constant pooled over
   // the crawl's visits (false: --rate-prior constant).
   bool learned_rate_prior = true;
   double run_for_s = 0;          // this run ends after this many seconds (0: no limit)
@@ -150,11 +150,10 @@ struct CrawlSummary {
   std::int64_t revisits = 0;      // revisits answered in this run
   std::int64_t changed = 0;       // revisits that found the main text changed
   std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
-  // The rate prior at the end of the run: the pages the learned model was
+  // The rate prior at the end of the run: the visits the learned model was
   // last trained on (0: not trained, or --rate-prior constant), the pages
-  // whose prior it gave, and the spread (standard deviation of ln λ) of the
-  // schedule's priors of the pages with little history at the last resolve
-  // (0 when they all have the constant).
+  // whose prior in the schedule is its prediction, and the spread (standard
+  // deviation of ln λ) of those priors.
   std::int64_t prior_trained_on = 0, prior_predicted = 0;
   double prior_log_rate_sd = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost

@@ -11,6 +11,7 @@
 #include "crawler/crawl_store.h"
 #include "revisit/change_rate.h"
 #include "revisit/content_signature.h"
+#include "revisit/page_features.h"
 #include "revisit/rate_prior.h"
 
 namespace cronista::eval {
@@ -49,6 +50,8 @@ Result<std::vector<Seen>> read_crawl(const std::string& db, const sampleweb::Liv
       Seen s;
       s.truth = t->second;
       s.features = v.features;
+      // Features stored before the host and section were kept: from the URL.
+      if (s.features && !s.features->host) revisit::set_url_categories(v.url, *s.features);
       s.last_at = at;
       s.signature = v.signature;
       index.emplace(v.url, pages.size());
@@ -100,8 +103,7 @@ Result<RatePriorEval> evaluate_rate_prior(const std::string& crawl_db, const sam
     return static_cast<int>(std::hash<std::string>{}(p.url) % static_cast<std::size_t>(std::max(2, options.folds)));
   };
   int folds = options.by_host ? static_cast<int>(truth.hosts.size()) : std::max(2, options.folds);
-  for (const Seen& s : pages)
-    if (s.history.size() >= revisit::CrawlRatePrior::kTrustedObservations) ++out.trusted;
+  for (const Seen& s : pages) out.observations += s.history.size();
 
   using PageId = revisit::CrawlRatePrior::PageId;
   // By prior, by class ("all" too): the errors.
@@ -127,27 +129,24 @@ Result<RatePriorEval> evaluate_rate_prior(const std::string& crawl_db, const sam
       }
     }
     const double constant = revisit::pooled_prior_rate(changes, seconds, observed);
-    const auto in_training = [&](PageId id) { return fold_of(pages[id]) != fold; };
-    const auto observations = [&](PageId id) {
-      return in_training(id) ? static_cast<std::uint32_t>(pages[id].history.size()) : 0u;
-    };
-    revisit::CrawlRatePrior learned, oracle;
+    // The crawl's model: every visit of the training pages.
+    revisit::CrawlRatePrior learned;
+    revisit::RatePriorModel oracle;
     for (PageId id = 0; id < pages.size(); ++id) {
       learned.set_features(id, *pages[id].features);
-      oracle.set_features(id, *pages[id].features);
+      if (fold_of(pages[id]) == fold) continue;
+      for (const auto& o : pages[id].history) learned.add_observation(id, o.interval_s, o.changed);
+      oracle.add_example(*pages[id].features, truth_rate(pages[id]));
     }
-    bool trained = learned.train(static_cast<PageId>(pages.size()), observations, [&](PageId id) {
-      return revisit::estimate_change_rate(pages[id].history, revisit::RatePrior{constant, 1.0});
-    });
-    const bool oracle_trained = oracle.train(static_cast<PageId>(pages.size()), observations,
-                                             [&](PageId id) { return truth_rate(pages[id]); });
+    const bool trained = learned.train();
+    const bool oracle_trained = oracle.train();
     if (trained) ++out.folds_trained;
     for (PageId id = 0; id < pages.size(); ++id) {
-      if (in_training(id)) continue;
       const Seen& s = pages[id];
+      if (fold_of(s) != fold) continue;
       add("constant", s, constant);
       add("learned", s, trained ? *learned.predict(id) : constant);
-      add("learned on true rates", s, oracle_trained ? *oracle.predict(id) : constant);
+      add("learned on true rates", s, oracle_trained ? oracle.predict(*s.features) : constant);
     }
   }
   for (const char* prior : {"constant", "learned", "learned on true rates"})
@@ -160,9 +159,9 @@ Result<RatePriorEval> evaluate_rate_prior(const std::string& crawl_db, const sam
 std::string rate_prior_markdown(const RatePriorEval& e) {
   std::ostringstream o;
   o << "# Error of log λ of the prior, from the first fetch alone\n\n"
-    << e.pages << " pages with first-fetch features, " << e.trusted << " with at least "
-    << revisit::CrawlRatePrior::kTrustedObservations << " observations (the model learns from those of the other "
-    << "folds); " << e.folds_trained << " folds trained. Rates below " << e.floor_rate
+    << e.pages << " pages with first-fetch features, " << e.observations
+    << " visits compared with the one before (the model learns from those of the other folds); "
+    << e.folds_trained << " folds trained. Rates below " << e.floor_rate
     << " changes/s (static pages among them) count as that.\n\n"
     << "| prior | class | pages | MAE | RMSE |\n|---|---|---:|---:|---:|\n";
   o.setf(std::ios::fixed);

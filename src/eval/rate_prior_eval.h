@@ -5,13 +5,13 @@
 // From a revisit crawl's database: each page's features from its first
 // fetch and its visits (changed or not, and when). Cross-validated: the
 // pages are split into folds (by a hash of the URL, or one fold per host);
-// for each fold the model is trained the way the crawl trains it — on the
-// other folds' pages with at least CrawlRatePrior::kTrustedObservations
-// observations, the target their rate estimated from their visits — and
-// predicts every page of the fold from its first fetch alone. The constant
-// prior is the crawl's: the changes per second pooled over the other folds'
-// visits (revisit::pooled_prior_rate). A third line trains the same model
-// on the true rates of the same pages: what the features could give with
+// for each fold the model is trained the way the crawl trains it — on every
+// visit of the other folds' pages (revisit/rate_prior.h, CrawlRatePrior) —
+// and predicts every page of the fold from its first fetch alone. The
+// constant prior is the crawl's: the changes per second pooled over the
+// other folds' visits (revisit::pooled_prior_rate). A third line fits a
+// regression of ln λ on the same features (RatePriorModel) to the true
+// rates of the other folds' pages: what the features could give with
 // perfect targets. No page of a fold is ever in its training.
 //
 // Error of log λ: ln max(predicted, f) − ln max(true, f), where the floor f
@@ -44,7 +44,7 @@ struct PriorErrorRow {
 
 struct RatePriorEval {
   std::size_t pages = 0;          // collection pages with first-fetch features
-  std::size_t trusted = 0;        // of which with a history long enough to train on
+  std::size_t observations = 0;   // their visits compared with the one before
   std::size_t folds_trained = 0;  // folds whose model trained (the others fall back to the constant)
   double floor_rate = 0;          // f, changes per second
   std::vector<PriorErrorRow> rows;

@@ -35,6 +35,24 @@ static_assert(std::size(kNamed) == PageFeatures::kCount);
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// FNV-1a, 32 bits: stable across builds and runs (the hashes are stored).
+std::uint32_t fnv1a(std::string_view s) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 16777619u;
+  }
+  return h == 0 ? 1 : h;  // 0 means unknown
+}
+
+std::string_view authority_of(std::string_view url) {
+  const std::size_t scheme = url.find("://");
+  if (scheme == std::string_view::npos) return {};
+  const std::size_t start = scheme + 3;
+  const std::size_t end = url.find_first_of("/?#", start);
+  return url.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+}
+
 // The path of a URL (after the authority, before the query or fragment),
 // and whether it has a query.
 std::pair<std::string_view, bool> path_of(std::string_view url) {
@@ -129,6 +147,19 @@ bool FeatureCues::today_or_yesterday(std::string_view folded) const {
   return false;
 }
 
+void set_url_categories(std::string_view url, PageFeatures& f) {
+  const std::string_view authority = authority_of(url);
+  if (authority.empty()) return;
+  f.host = fnv1a(authority);
+  // The section: the first segment of a path with more than one (a page at
+  // the top, "/" or "/sobre", is the host's own).
+  const std::string_view path = path_of(url).first;
+  const std::size_t a = path.find_first_not_of('/');
+  const std::size_t b = a == std::string_view::npos ? a : path.find('/', a);
+  const std::string_view first = b == std::string_view::npos ? std::string_view() : path.substr(a, b - a);
+  f.section = fnv1a(std::string(authority) + "/" + std::string(first));
+}
+
 PageFeatures page_features(const FirstFetch& fetch, const FeatureCues& cues) {
   PageFeatures f;
   const auto [path, query] = path_of(fetch.url);
@@ -138,6 +169,7 @@ PageFeatures page_features(const FirstFetch& fetch, const FeatureCues& cues) {
     if (j > i) segments.push_back(path.substr(i, j - i));
     i = j + 1;
   }
+  set_url_categories(fetch.url, f);
   f.url_depth = static_cast<double>(segments.size());
   f.dated_path = dated(segments) ? 1 : 0;
   f.query = query ? 1 : 0;
@@ -195,6 +227,8 @@ PageFeatures page_features(const FirstFetch& fetch, const FeatureCues& cues) {
 std::string features_json(const PageFeatures& f) {
   nlohmann::json j = nlohmann::json::object();
   for (const Named& n : kNamed) j[n.name] = f.*(n.field);
+  j["host"] = f.host;
+  j["section"] = f.section;
   return j.dump();
 }
 
@@ -207,6 +241,12 @@ std::optional<PageFeatures> parse_features(std::string_view text) {
     if (it == j.end()) continue;
     if (!it->is_number()) return std::nullopt;
     f.*(n.field) = it->get<double>();
+  }
+  for (auto [name, field] : {std::pair{"host", &PageFeatures::host}, std::pair{"section", &PageFeatures::section}}) {
+    auto it = j.find(name);
+    if (it == j.end()) continue;
+    if (!it->is_number_unsigned() || it->get<std::uint64_t>() > 0xffffffffu) return std::nullopt;
+    f.*field = it->get<std::uint32_t>();
   }
   return f;
 }

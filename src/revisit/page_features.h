@@ -53,6 +53,9 @@ struct FirstFetch {
 };
 PageFeatures page_features(const FirstFetch& fetch, const FeatureCues& cues);
 
+// The host and section hashes of a URL (PageFeatures::host, section).
+void set_url_categories(std::string_view url, PageFeatures& f);
+
 // Stored form (a JSON object by feature name; a missing name reads as 0, so
 // rows of an older feature set still load); nullopt on malformed text.
 std::string features_json(const PageFeatures& f);

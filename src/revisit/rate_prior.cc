@@ -112,9 +112,11 @@ static_assert(std::size(kFields) == PageFeatures::kCount);
 void CrawlRatePrior::set_features(PageId page, const PageFeatures& f) {
   if (page >= features_.size()) {
     features_.resize(page + 1);
+    categories_.resize(page + 1);
     known_.resize(page + 1, 0);
   }
   for (int j = 0; j < PageFeatures::kCount; ++j) features_[page][j] = static_cast<float>(f.*kFields[j]);
+  categories_[page] = {f.host, f.section};
   known_[page] = 1;
 }
 
@@ -122,30 +124,126 @@ std::optional<PageFeatures> CrawlRatePrior::features(PageId page) const {
   if (!has_features(page)) return std::nullopt;
   PageFeatures f;
   for (int j = 0; j < PageFeatures::kCount; ++j) f.*kFields[j] = features_[page][j];
+  f.host = categories_[page][0];
+  f.section = categories_[page][1];
   return f;
 }
 
-bool CrawlRatePrior::train(PageId pages, const std::function<std::uint32_t(PageId)>& observations,
-                           const std::function<double(PageId)>& rate) {
-  std::vector<PageId> trusted;
-  for (PageId id = 0; id < pages; ++id)
-    if (has_features(id) && observations(id) >= kTrustedObservations) trusted.push_back(id);
-  if (trusted.size() < RatePriorModel::kMinExamples) return false;
-  auto model = std::make_unique<RatePriorModel>();
-  const double step = std::max(1.0, static_cast<double>(trusted.size()) / static_cast<double>(kMaxExamples));
-  for (double k = 0; k < static_cast<double>(trusted.size()); k += step) {
-    const PageId id = trusted[static_cast<std::size_t>(k)];
-    model->add_example(*features(id), rate(id));
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+struct CrawlRatePrior::Model {
+  model* m = nullptr;
+  std::vector<double> mean, scale;  // of the features, then ln t
+  double log_t0 = 0;                // the median ln interval
+  ~Model() {
+    if (m) free_and_destroy_model(&m);
   }
-  if (!model->train()) return false;
-  trained_on_ = model->examples();
-  model_ = std::move(model);
+  // Features 1..kCount, ln t, the bias, then the host's and the section's
+  // buckets (liblinear wants the indices increasing), and the end mark.
+  std::vector<feature_node> row(const PageFeatures& f, double log_t) const {
+    const std::vector<double> v = f.values();
+    std::vector<feature_node> r;
+    for (std::size_t j = 0; j < v.size(); ++j) r.push_back({static_cast<int>(j + 1), (v[j] - mean[j]) / scale[j]});
+    const int n = static_cast<int>(v.size());
+    r.push_back({n + 1, (log_t - mean[v.size()]) / scale[v.size()]});
+    r.push_back({n + 2, 1.0});
+    if (f.host) r.push_back({n + 3 + static_cast<int>(f.host % kBuckets), 1.0});
+    if (f.section) r.push_back({n + 3 + static_cast<int>(kBuckets + f.section % kBuckets), 1.0});
+    r.push_back({-1, 0});
+    return r;
+  }
+};
+
+CrawlRatePrior::CrawlRatePrior() = default;
+CrawlRatePrior::~CrawlRatePrior() = default;
+CrawlRatePrior::CrawlRatePrior(CrawlRatePrior&&) noexcept = default;
+CrawlRatePrior& CrawlRatePrior::operator=(CrawlRatePrior&&) noexcept = default;
+
+void CrawlRatePrior::add_observation(PageId page, double interval_s, bool changed) {
+  if (!has_features(page) || !(interval_s > 0) || !std::isfinite(interval_s)) return;
+  ++seen_;
+  const Observation o{page, static_cast<float>(std::log(interval_s)), changed};
+  if (kept_.size() < kMaxExamples) {
+    kept_.push_back(o);
+  } else {
+    // Reservoir sampling: the kept ones stay a uniform sample of all seen.
+    const std::uint64_t k = splitmix64(rng_) % seen_;
+    if (k >= kMaxExamples) return;
+    const Observation& out = kept_[k];
+    (out.changed ? changes_ : unchanged_) -= 1;
+    kept_[k] = o;
+  }
+  (changed ? changes_ : unchanged_) += 1;
+}
+
+bool CrawlRatePrior::train() {
+  if (changes_ < kMinChanges || unchanged_ < kMinChanges) return false;
+  const std::size_t n = kept_.size(), d = PageFeatures::kCount + 1;
+  std::vector<std::vector<double>> x(n);
+  std::vector<double> y(n);
+  auto fitted = std::make_unique<Model>();
+  fitted->mean.assign(d, 0);
+  fitted->scale.assign(d, 0);
+  std::vector<double> log_t(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = features(kept_[i].page)->values();
+    x[i].push_back(kept_[i].log_interval);
+    log_t[i] = kept_[i].log_interval;
+    y[i] = kept_[i].changed ? 1 : -1;
+    for (std::size_t j = 0; j < d; ++j) fitted->mean[j] += x[i][j] / static_cast<double>(n);
+  }
+  for (const auto& r : x)
+    for (std::size_t j = 0; j < d; ++j)
+      fitted->scale[j] += (r[j] - fitted->mean[j]) * (r[j] - fitted->mean[j]) / static_cast<double>(n);
+  for (auto& sc : fitted->scale) sc = sc > 1e-12 ? std::sqrt(sc) : 1.0;
+  std::nth_element(log_t.begin(), log_t.begin() + static_cast<std::ptrdiff_t>(n / 2), log_t.end());
+  fitted->log_t0 = log_t[n / 2];
+
+  std::vector<std::vector<feature_node>> rows(n);
+  std::vector<feature_node*> ptrs(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    rows[i] = fitted->row(*features(kept_[i].page), kept_[i].log_interval);
+    ptrs[i] = rows[i].data();
+  }
+  problem prob{};
+  prob.l = static_cast<int>(n);
+  prob.n = static_cast<int>(d + 1 + 2 * kBuckets);
+  prob.y = y.data();
+  prob.x = ptrs.data();
+  prob.bias = -1;  // the bias is the last feature above
+  parameter param{};
+  param.solver_type = L2R_LR;
+  param.eps = 0.01;
+  // Strong regularisation: a crawl's first minutes give few changes, and a
+  // weaker one (C = 1, 10) overfitted them on the living sample web (seed 1).
+  param.C = 0.1;
+  set_print_string_function(&quiet);
+  if (check_parameter(&prob, &param) != nullptr) return false;
+  fitted->m = ::train(&prob, &param);
+  if (!fitted->m) return false;
+  trained_on_ = n;
+  model_ = std::move(fitted);
   return true;
 }
 
 std::optional<double> CrawlRatePrior::predict(PageId page) const {
   if (!model_ || !has_features(page)) return std::nullopt;
-  return model_->predict(*features(page));
+  const auto row = model_->row(*features(page), model_->log_t0);
+  double p[2] = {0, 0};
+  ::predict_probability(model_->m, row.data(), p);
+  // liblinear orders the probabilities by its labels, the first seen first.
+  const double changed = model_->m->label[0] == 1 ? p[0] : p[1];
+  const double t0 = std::exp(model_->log_t0);
+  return std::clamp(-std::log1p(-std::min(changed, 1 - 1e-12)) / t0, kMinRate, kMaxRate);
 }
 
 }  // namespace cronista::revisit

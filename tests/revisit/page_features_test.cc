@@ -2,11 +2,12 @@
 // sample web served on loopback (a news page after a change, a new article
 // written about "today" and edited, a static page) and Portuguese HTML
 // written here; their stored form; and the crawl's trainer, which learns
-// only from pages whose histories can be trusted.
+// from the visits of a crawl.
 #include <gtest/gtest.h>
 #include <httplib.h>
 
 #include <chrono>
+#include <iostream>
 #include <cmath>
 #include <random>
 #include <thread>
@@ -221,43 +222,71 @@ TEST(PageFeatures, ReadFromTheLivingSampleWeb) {
   (*server)->stop();
 }
 
-// Pages whose rate follows one feature (links), with histories of varied
-// length: the trainer learns from those with enough observations only.
-TEST(CrawlRatePrior, LearnsOnlyFromTrustedHistoriesAndPredictsTheOthers) {
+// Pages whose rate follows one feature (links), visited as a schedule
+// visits them — fast pages far more often than slow ones — each visit
+// after a random interval seeing a change with probability 1 - e^{-λt}.
+// The trainer learns from the visits, and its prediction for pages it never
+// saw beats the constant prior (the changes per second pooled over the
+// visits) on the error of ln λ.
+TEST(CrawlRatePrior, LearnsFromTheVisitsAndBeatsTheConstantOnPagesItNeverSaw) {
   std::mt19937_64 rng(3);
   std::uniform_real_distribution<double> u(0, 1);
-  CrawlRatePrior prior;
-  std::vector<double> rate;
-  std::vector<std::uint32_t> seen;
-  const CrawlRatePrior::PageId n = 400;
-  for (CrawlRatePrior::PageId id = 0; id < n; ++id) {
+  const auto rate_of = [](const PageFeatures& f) { return 1e-5 * std::pow(1 + f.links, 0.8); };
+  const auto page = [&] {
     PageFeatures f;
     f.links = std::floor(200 * u(rng));
     f.text_bytes = 1000 + 3000 * u(rng);
+    return f;
+  };
+  CrawlRatePrior prior;
+  double changes = 0, seconds = 0;
+  const CrawlRatePrior::PageId n = 400;
+  for (CrawlRatePrior::PageId id = 0; id < n; ++id) {
+    const PageFeatures f = page();
     prior.set_features(id, f);
-    // Hubs (many links) change often, leaves seldom: λ ∝ (1 + links)^0.8.
-    const double truth = 1e-5 * std::pow(1 + f.links, 0.8) * std::exp(0.3 * (u(rng) - 0.5));
-    seen.push_back(static_cast<std::uint32_t>(id % 8));
-    // A short history's estimate is wrong: the trainer must not use it.
-    rate.push_back(seen.back() >= CrawlRatePrior::kTrustedObservations ? truth : 1e-8 / truth);
+    const double rate = rate_of(f) * std::exp(0.3 * (u(rng) - 0.5));
+    const int visits = 1 + static_cast<int>(rate * 30000);
+    for (int k = 0; k < visits; ++k) {
+      const double t = 30 + 570 * u(rng);
+      const bool changed = u(rng) < 1 - std::exp(-rate * t);
+      prior.add_observation(id, t, changed);
+      seconds += t;
+      changes += changed;
+    }
   }
+  prior.add_observation(n + 5, 100, true);  // a page without features: ignored
   EXPECT_FALSE(prior.predict(0));
-  ASSERT_TRUE(prior.train(n, [&](CrawlRatePrior::PageId id) { return seen[id]; },
-                          [&](CrawlRatePrior::PageId id) { return rate[id]; }));
-  EXPECT_EQ(prior.trained_on(), n / 2);
-  PageFeatures hub, leaf;
-  hub.links = 190, hub.text_bytes = 2500;
-  leaf.links = 5, leaf.text_bytes = 2500;
-  prior.set_features(n, hub);
-  prior.set_features(n + 1, leaf);
-  ASSERT_TRUE(prior.predict(n) && prior.predict(n + 1));
-  EXPECT_GT(*prior.predict(n), 10 * *prior.predict(n + 1));
-  EXPECT_NEAR(std::log(*prior.predict(n)), std::log(1e-5 * std::pow(191, 0.8)), 0.5);
-  // Too few trusted pages: no model.
-  CrawlRatePrior few;
-  for (CrawlRatePrior::PageId id = 0; id < 10; ++id) few.set_features(id, PageFeatures{});
-  EXPECT_FALSE(few.train(10, [](CrawlRatePrior::PageId) { return 10u; }, [](CrawlRatePrior::PageId) { return 1e-3; }));
-  EXPECT_FALSE(few.trained());
+  ASSERT_TRUE(prior.train());
+  EXPECT_EQ(prior.trained_on(), prior.observations());
+  const double constant = changes / seconds;
+  double model_error = 0, constant_error = 0;
+  const int held_out = 300;
+  for (int i = 0; i < held_out; ++i) {
+    const PageFeatures f = page();
+    const auto id = static_cast<CrawlRatePrior::PageId>(n + 10 + i);
+    prior.set_features(id, f);
+    ASSERT_TRUE(prior.predict(id));
+    model_error += std::abs(std::log(*prior.predict(id)) - std::log(rate_of(f))) / held_out;
+    constant_error += std::abs(std::log(constant) - std::log(rate_of(f))) / held_out;
+  }
+  std::cerr << "error of ln rate: model " << model_error << ", constant " << constant_error << "\n";
+  EXPECT_LT(model_error, 0.5 * constant_error);
+  EXPECT_LT(model_error, 0.5);
+}
+
+TEST(CrawlRatePrior, KeepsABoundedSampleAndNeedsChangesAndNonChangesToTrain) {
+  CrawlRatePrior prior;
+  PageFeatures f;
+  f.links = 10;
+  prior.set_features(0, f);
+  for (int i = 0; i < 50; ++i) prior.add_observation(0, 60, false);
+  EXPECT_FALSE(prior.train());  // nothing ever changed
+  for (std::size_t i = 0; i < CrawlRatePrior::kMaxExamples; ++i) prior.add_observation(0, 60, i % 3 == 0);
+  EXPECT_EQ(prior.observations(), CrawlRatePrior::kMaxExamples + 50);
+  ASSERT_TRUE(prior.train());
+  EXPECT_EQ(prior.trained_on(), CrawlRatePrior::kMaxExamples);
+  // One page changing in about a third of its 60 s intervals: λ ≈ -ln(2/3)/60.
+  EXPECT_NEAR(std::log(*prior.predict(0)), std::log(-std::log(1 - 1.0 / 3) / 60), 0.15);
 }
 
 }  // namespace
