@@ -17,6 +17,8 @@
 #include <optional>
 #include <vector>
 
+#include "linear/linear_model.h"
+
 namespace cronista::revisit {
 
 struct PageFeatures {
@@ -46,6 +48,14 @@ struct PageFeatures {
   std::uint32_t section = 0;
 };
 
+// Each feature's mean and standard deviation over a training set, to
+// standardise it (1 for a constant feature).
+struct Scaling {
+  std::vector<double> mean, scale;
+  static Scaling of(const std::vector<std::vector<double>>& x);
+  double apply(std::size_t j, double v) const { return (v - mean[j]) / scale[j]; }
+};
+
 class RatePriorModel {
  public:
   static constexpr std::size_t kMinExamples = 20;
@@ -70,9 +80,10 @@ class RatePriorModel {
 
  private:
   struct Model;
+  linear::Row row(const std::vector<double>& values) const;
   std::vector<std::vector<double>> x_;
   std::vector<double> y_;  // log rates
-  std::vector<double> mean_, scale_;
+  Scaling scaling_;
   double ymean_ = 0;
   std::unique_ptr<Model> model_;
 };

@@ -72,11 +72,19 @@ crawler::CrawlOptions options(const TempDir& tmp, const Newspaper& paper, bool l
 
 constexpr std::int64_t kPages = 2 * Newspaper::kEach + 1;
 
-TEST(RatePriorCrawl, PagesGetTheModelsPredictionAsPriorAndResumeRetrainsFromStoredFeatures) {
+// The newspaper crawled with revisits for eight requests a page.
+struct PaperCrawl {
   Newspaper paper;
   TempDir tmp;
-  auto o = options(tmp, paper, true, 8 * kPages);
-  auto sum = crawler::run_crawl(o, nullptr);
+  crawler::CrawlOptions o;
+  Result<crawler::CrawlSummary> sum;
+  explicit PaperCrawl(bool learned) : o(options(tmp, paper, learned, 8 * kPages)), sum(crawler::run_crawl(o, nullptr)) {}
+};
+
+TEST(RatePriorCrawl, PagesGetTheModelsPredictionAsPriorAndResumeRetrainsFromStoredFeatures) {
+  PaperCrawl run(true);
+  const auto& o = run.o;
+  const auto& sum = run.sum;
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   std::cerr << "trained on " << sum->prior_trained_on << ", predicted " << sum->prior_predicted << ", sd "
             << sum->prior_log_rate_sd << ", revisits " << sum->revisits << ", changed " << sum->changed << "\n";
@@ -111,10 +119,9 @@ TEST(RatePriorCrawl, PagesGetTheModelsPredictionAsPriorAndResumeRetrainsFromStor
 }
 
 TEST(RatePriorCrawl, TheConstantPriorGivesEveryPageTheSameRate) {
-  Newspaper paper;
-  TempDir tmp;
-  auto o = options(tmp, paper, false, 8 * kPages);
-  auto sum = crawler::run_crawl(o, nullptr);
+  PaperCrawl run(false);
+  const auto& o = run.o;
+  const auto& sum = run.sum;
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_GT(sum->changed, 0);
   EXPECT_EQ(sum->prior_trained_on, 0);
