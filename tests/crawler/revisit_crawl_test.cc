@@ -651,6 +651,8 @@ TEST(RevisitCrawl, BadValuesAndCombinationsAreOneLineUsageErrors) {
       {{"--revisit", "--run-for", "1h30"}, "--run-for '1h30'"},
       {{"--revisit", "--revisit-policy", "fastest"}, "--revisit-policy 'fastest'"},
       {{"--revisit-policy", "uniform"}, "--revisit-policy needs --revisit"},
+      {{"--revisit", "--rate-prior", "guessed"}, "--rate-prior 'guessed'"},
+      {{"--rate-prior", "learned"}, "--rate-prior needs --revisit"},
       {{"--revisit", "--fetch-rate", "-1"}, "--fetch-rate"},
       {{"--revisit", "--max-fetches", "-3"}, "--max-fetches"},
   };
