@@ -190,8 +190,9 @@ void configure(CLI::App& app, CrawlArgs& a) {
   app.add_option("--revisit-policy", a.revisit_policy,
                  "with --revisit: optimal (default), uniform, proportional, classes or adaptive");
   app.add_option("--rate-prior", a.rate_prior,
-                 "with --revisit: the change rate assumed of a page before its history shows it: learned (default: "
-                 "predicted from its first fetch by a model trained on the crawl's visits) or constant");
+                 "with --revisit: the change rate assumed of a page before its history shows it: constant (default: "
+                 "pooled over the crawl's visits) or learned (predicted from its first fetch by a model trained on "
+                 "the crawl's visits)");
 }
 
 // A value that a shell reads back as one word.
@@ -281,7 +282,7 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
     out += line;
     std::snprintf(line, sizeof line,
                   "rate prior: %s; learned from %lld visits, given to %lld pages; ln of the priors: sd %.2f\n",
-                  a.rate_prior == "constant" ? "constant" : "learned", static_cast<long long>(s.prior_trained_on),
+                  a.rate_prior == "learned" ? "learned" : "constant", static_cast<long long>(s.prior_trained_on),
                   static_cast<long long>(s.prior_predicted), s.prior_log_rate_sd);
     out += line;
   }

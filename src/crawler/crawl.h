@@ -63,8 +63,10 @@ struct CrawlOptions {
   // The prior change rate of a page (its estimate before it has a history):
   // predicted from its first fetch's features by a model the crawl trains
   // on its own visits (revisit/rate_prior.h), or the constant pooled over
-  // the crawl's visits (false: --rate-prior constant).
-  bool learned_rate_prior = true;
+  // the crawl's visits (false, the default: --rate-prior constant; the
+  // learned prior measured a better error of ln λ but no better freshness,
+  // docs/living-web.md).
+  bool learned_rate_prior = false;
   double run_for_s = 0;          // this run ends after this many seconds (0: no limit)
   std::int64_t max_fetches = 0;  // this run ends after this many page requests (0: no limit)
   // Requests per second over the whole crawl, new pages and revisits (0: as
