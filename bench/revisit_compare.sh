@@ -13,7 +13,10 @@
 # after the start) and ends with the crawl (--run-for).
 # Prints one row per run: time-averaged freshness and age, discovery
 # latency p90 of the articles published in the window, and the share of
-# them fetched; then the measured freshness over the simulated optimum's.
+# them fetched; then the measured freshness over the simulated optimum's;
+# then, for each crawl, the error of log λ of the learned prior and of the
+# constant prior from the first fetch alone (eval-rate-prior, cross-validated
+# over the crawl's pages).
 #
 #   bench/revisit_compare.sh                          seed 1 and seed 7, 600 s each
 #   bench/revisit_compare.sh --seeds "1" --run-for 300 --pages 300
@@ -24,13 +27,15 @@
 #                                   shared crawl (crawl --frontier, a
 #                                   redis-server on a unix socket started here),
 #                                   each at 1/2 of --budget: the same budget
+#   bench/revisit_compare.sh --rate-prior constant    crawl with the constant prior
 #
 # Options: --pages N (content pages of the web, default 400), --seeds "S…"
 # (default "1 7"), --run-for S (default 600), --warmup S (default 120),
 # --budget R (requests/s, default 10), --delay-ms D (default 100),
 # --policies "P…" (default: optimal uniform proportional classes adaptive),
-# --port P (default 18590), --workers N (default 0: no shared run). Needs
-# build/cronista (CRONISTA_BIN overrides it); with --workers, redis-server.
+# --port P (default 18590), --workers N (default 0: no shared run), --rate-prior
+# learned|constant (default: the crawl's). Needs build/cronista (CRONISTA_BIN
+# overrides it); with --workers, redis-server.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,6 +50,7 @@ policies="optimal uniform proportional classes adaptive"
 port=18590
 workers=0
 keep=0
+rate_prior=""
 while (($#)); do
   case "$1" in
     --pages) pages="$2"; shift 2 ;;
@@ -57,11 +63,14 @@ while (($#)); do
     --port) port="$2"; shift 2 ;;
     --workers) workers="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --rate-prior) rate_prior="$2"; shift 2 ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "revisit_compare: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 [[ -x "$bin" ]] || { echo "revisit_compare: $bin not found; run scripts/setup first" >&2; exit 1; }
+prior_args=()
+[[ -n "$rate_prior" ]] && prior_args=(--rate-prior "$rate_prior")
 ((warmup < run_for)) || { echo "revisit_compare: --warmup must be shorter than --run-for" >&2; exit 2; }
 
 work="$(mktemp -d /tmp/cronista-revisit-compare.XXXXXX)"
@@ -141,7 +150,7 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
     serve "$web" "$policy"
     echo "revisit_compare: seed $seed: crawl --revisit --revisit-policy $policy for ${run_for}s" >&2
     "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
-      --revisit --revisit-policy "$policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
+      --revisit --revisit-policy "$policy" "${prior_args[@]}" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
       2>"$work/crawl-$seed-$policy.log" || { cat "$work/crawl-$seed-$policy.log" >&2; exit 1; }
     stop_server
     grep -E "^(pages downloaded|requests|stopped)" "$work/crawl-$seed-$policy.log" | sed "s/^/  $policy: /" >&2
@@ -200,5 +209,12 @@ EOF
     read -r f _ < <(figures "$web/eval-$policy/figures.csv" measured)
     python3 -c "import sys; f, o = sys.argv[1:3]; print(f'crawl {sys.argv[3]}: {float(f) / float(o):.3f} x the optimum with true rates')" \
       "$f" "$opt_f" "$policy" 2>/dev/null || true
+  done
+  # The prior's error of log λ, from each crawl's first fetches and histories.
+  for policy in $policies; do
+    echo
+    echo "### seed $seed, crawl $policy: error of log λ of the prior (all pages; by class in $web/prior-$policy)"
+    "$bin" eval-rate-prior --truth "$web/living.jsonl" --db "$web/$policy.db" --out "$web/prior-$policy" \
+      2>"$work/prior-$seed-$policy.log" | grep -E '^\| (prior|---|[a-z ]+ \| all)' || cat "$work/prior-$seed-$policy.log" >&2
   done
 done

@@ -48,7 +48,7 @@ struct CrawlArgs {
   bool same_host = false, resume = false, quiet = false;
   // Revisits: kept as given, checked in cmd_crawl (one-line errors).
   bool revisit = false;
-  std::string run_for, revisit_policy, discovery_wait;
+  std::string run_for, revisit_policy, discovery_wait, rate_prior;
   long max_fetches = 0;
   double fetch_rate = 0;
   // One crawl, many workers.
@@ -191,6 +191,10 @@ void configure(CLI::App& app, CrawlArgs& a) {
                  "with --revisit: optimal (default), uniform, proportional, classes or adaptive");
   app.add_option("--discovery-wait", a.discovery_wait,
                  "with --revisit: the mean time a new URL may wait on the hubs that announce it (default 5s)");
+  app.add_option("--rate-prior", a.rate_prior,
+                 "with --revisit: the change rate assumed of a page before its history shows it: constant (default: "
+                 "pooled over the crawl's visits) or learned (predicted from its first fetch by a model trained on "
+                 "the crawl's visits)");
 }
 
 // A value that a shell reads back as one word.
@@ -280,6 +284,11 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
     out += line;
     std::snprintf(line, sizeof line, "revisit schedule: %lld pages, revisits %.2f/s of a revisit budget of %.2f/s\n",
                   static_cast<long long>(s.scheduled), s.scheduled_rate, s.revisit_budget);
+    out += line;
+    std::snprintf(line, sizeof line,
+                  "rate prior: %s; learned from %lld visits, given to %lld pages; ln of the priors: sd %.2f\n",
+                  a.rate_prior == "learned" ? "learned" : "constant", static_cast<long long>(s.prior_trained_on),
+                  static_cast<long long>(s.prior_predicted), s.prior_log_rate_sd);
     out += line;
   }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
@@ -431,6 +440,12 @@ int cmd_crawl(int argc, char** argv) {
                   kExitUsage);
     if (!a.revisit) return fail("crawl", "--discovery-wait needs --revisit", kExitUsage);
     o.discovery_wait_s = *d;
+  }
+  if (!a.rate_prior.empty()) {
+    if (a.rate_prior != "learned" && a.rate_prior != "constant")
+      return fail("crawl", "--rate-prior '" + a.rate_prior + "': choose learned or constant", kExitUsage);
+    if (!a.revisit) return fail("crawl", "--rate-prior needs --revisit", kExitUsage);
+    o.learned_rate_prior = a.rate_prior == "learned";
   }
   if (a.frontier.empty() != a.crawl_id.empty())
     return fail("crawl", "--frontier and --crawl-id go together", kExitUsage);

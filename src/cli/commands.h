@@ -14,6 +14,7 @@ int cmd_export(int argc, char** argv);
 int cmd_eval_tagger(int argc, char** argv);
 int cmd_eval_crawl(int argc, char** argv);
 int cmd_eval_revisit(int argc, char** argv);
+int cmd_eval_rate_prior(int argc, char** argv);
 int cmd_sample_web(int argc, char** argv);
 int cmd_replicas(int argc, char** argv);
 int cmd_eval_replicas(int argc, char** argv);

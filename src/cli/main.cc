@@ -27,6 +27,7 @@ constexpr Command kCommands[] = {
     {"eval-tagger", cronista::cli::cmd_eval_tagger, "score the tagger against gold annotations"},
     {"eval-crawl", cronista::cli::cmd_eval_crawl, "precision/recall of crawls against ground truth"},
     {"eval-revisit", cronista::cli::cmd_eval_revisit, "freshness and discovery latency on the living sample web"},
+    {"eval-rate-prior", cronista::cli::cmd_eval_rate_prior, "error of log change rate of the learned and constant priors"},
     {"eval-replicas", cronista::cli::cmd_eval_replicas, "replica detection scored against a replica truth file"},
     {"sample-web", cronista::cli::cmd_sample_web, "generate or serve the bundled sample web"},
 };

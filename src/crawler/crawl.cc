@@ -42,7 +42,10 @@
 #include "crawler/title_words.h"
 #include "crawler/url.h"
 #include "revisit/content_signature.h"
+#include "revisit/page_features.h"
+#include "revisit/rate_prior.h"
 #include "revisit/revisit_schedule.h"
+#include "temporal/lexicon.h"
 #include "temporal/tagger.h"
 
 namespace cronista::crawler {
@@ -227,6 +230,13 @@ class Crawl {
   void move_shared_due();
   double shared_new_url_rate() const;
   double prior_rate() const;
+  // The learned prior (o_.learned_rate_prior): trained again when the
+  // visits it learns from have grown by a tenth; every page with features
+  // gets its prediction, the others (and every page until it has trained)
+  // `constant`.
+  void train_rate_prior();
+  double page_prior(PageId id, double constant) const;
+  std::uint32_t observations(PageId id) const { return id < observations_.size() ? observations_[id] : 0; }
   Status restore_schedule();
 
   // Replicas (o_.replicas_detect, replica_watch.h).
@@ -317,7 +327,11 @@ class Crawl {
   // own (prior_rate()).
   double pooled_changes_ = 0, pooled_seconds_ = 0;
   std::size_t pooled_pages_ = 0;
-  std::vector<std::uint8_t> pooled_page_;  // by PageId: counted in pooled_pages_
+  std::vector<std::uint16_t> observations_;  // by PageId: visits compared with the one before (saturating)
+  // The learned prior: features of each page's first fetch, the model.
+  std::optional<revisit::FeatureCues> cues_;
+  revisit::CrawlRatePrior rate_prior_;
+  std::size_t trained_seen_ = 0;  // rate_prior_.observations() at the last training
   double resolved_budget_ = 0;  // the revisit budget it shared out
   bool resolved_dry_ = false;    // whether the frontier was empty then
   std::size_t resolved_size_ = 0;
@@ -439,6 +453,15 @@ Status Crawl::setup() {
   auto tagger = temporal::Tagger::load(topts);
   if (!tagger.ok()) return tagger.status();
   tagger_ = std::move(*tagger);
+  if (o_.revisit) {
+    // The words the features of the learned rate prior read (its update
+    // lines, "hoje"/"ontem"), from the tagger's resources.
+    auto lexicon = temporal::Lexicon::load(topts.home + "/resources/pt");
+    if (!lexicon.ok()) return lexicon.status();
+    auto cues = revisit::FeatureCues::from(*lexicon);
+    if (!cues.ok()) return Status::Error(topts.home + "/resources/pt: " + cues.status().message());
+    cues_ = std::move(*cues);
+  }
 
   // Seeds: their authorities bound --same-host, on a resume too.
   std::vector<CanonicalUrl> seeds;
@@ -518,7 +541,7 @@ Status Crawl::setup() {
   frontier_->restart(Clock::now());
   pool_ = std::make_unique<AnalysisPool>(
       o_.threads > 0 ? o_.threads : std::max(1u, std::thread::hardware_concurrency()), tagger_.get(), o_,
-      fetcher_.get());
+      fetcher_.get(), cues_ ? &*cues_ : nullptr);
   return Status::Ok();
 }
 
@@ -1007,6 +1030,10 @@ void Crawl::schedule_copy(const StoredVisit& v, double at) {
   const double weight = page_weight(v.relevant);
   const PageId id = schedule_->add_page(v.host, weight, prior_rate(), at,
                                         weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
+  if (v.features) {
+    rate_prior_.set_features(id, *v.features);
+    schedule_->set_prior_rate(id, page_prior(id, prior_rate()));
+  }
   copy_of_.emplace(key, id);
   copies_.push_back(Copy{v.url, v.etag, v.last_modified, v.content_hash, v.fetched_at, v.signature, v.host, v.depth,
                          false});
@@ -1028,6 +1055,7 @@ StoredVisit Crawl::visit_of(const PageRecord& p, std::uint32_t host, std::uint16
   v.content_hash = p.content_hash;
   v.relevant = p.relevant;
   v.new_urls = p.new_urls.value_or(0);
+  v.features = p.features;
   return v;
 }
 
@@ -1054,11 +1082,11 @@ void Crawl::note_visit(PageId id, double at, std::optional<bool> changed, std::i
     if (interval > 0) {
       pooled_seconds_ += interval;
       pooled_changes_ += *changed ? 1 : 0;
-      if (id >= pooled_page_.size()) pooled_page_.resize(id + 1, 0);
-      if (!pooled_page_[id]) {
-        pooled_page_[id] = 1;
-        ++pooled_pages_;
-      }
+      if (id >= observations_.size()) observations_.resize(id + 1, 0);
+      if (observations_[id] == 0) ++pooled_pages_;
+      if (observations_[id] < std::numeric_limits<std::uint16_t>::max()) ++observations_[id];
+      rate_prior_.add_observation(id, interval, *changed);
+      if (o_.learned_rate_prior) train_rate_prior();
     }
     schedule_->record_visit(id, at, *changed, static_cast<std::size_t>(std::max<std::int64_t>(0, new_urls)));
   } else {
@@ -1459,7 +1487,7 @@ void Crawl::maybe_resolve(double wall, bool force) {
   if (!force && !grown && !dried && visits_since_resolve_ == 0 && !moved) return;
   const auto t0 = Clock::now();
   const double prior = prior_rate();
-  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, prior);
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, page_prior(id, prior));
   schedule_->resolve();
   if (shared_) move_shared_due();
   resolve_cost_s_ = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -1519,6 +1547,25 @@ double Crawl::shared_new_url_rate() const {
 // says), with the default prior worth one page (revisit::pooled_prior_rate).
 double Crawl::prior_rate() const {
   return revisit::pooled_prior_rate(pooled_changes_, pooled_seconds_, pooled_pages_);
+}
+
+// The model learns from every visit so far (revisit/rate_prior.h), not
+// from its own predictions: a page's prior enters the schedule's estimate
+// only, never the examples. It trains as soon as the visits allow, then
+// each time they have grown by a tenth, and gives every page its
+// prediction at once (the schedule uses it from the next resolve on).
+void Crawl::train_rate_prior() {
+  const std::size_t seen = rate_prior_.observations();
+  if (seen < trained_seen_ + trained_seen_ / 10 + 1) return;
+  if (!rate_prior_.train()) return;
+  trained_seen_ = seen;
+  const double constant = prior_rate();
+  for (PageId id = 0; id < schedule_->size(); ++id) schedule_->set_prior_rate(id, page_prior(id, constant));
+}
+
+double Crawl::page_prior(PageId id, double constant) const {
+  if (!o_.learned_rate_prior) return constant;
+  return rate_prior_.predict(id).value_or(constant);
 }
 
 // A resumed revisit crawl: the schedule rebuilt from every stored visit
@@ -1877,6 +1924,20 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     sum.scheduled = static_cast<std::int64_t>(schedule_->size());
     for (PageId id = 0; id < schedule_->size(); ++id) sum.scheduled_rate += schedule_->frequency(id);
     sum.revisit_budget = resolved_budget_;
+    sum.prior_trained_on = static_cast<std::int64_t>(rate_prior_.trained_on());
+    double n = 0, mean = 0, m2 = 0;
+    // The pages whose prior in the schedule is the model's prediction.
+    for (PageId id = 0; id < schedule_->size(); ++id) {
+      const auto predicted = o_.learned_rate_prior ? rate_prior_.predict(id) : std::nullopt;
+      if (!predicted || std::abs(schedule_->prior_rate(id) - *predicted) > 1e-9 * *predicted) continue;
+      ++sum.prior_predicted;
+      const double x = std::log(schedule_->prior_rate(id));
+      n += 1;
+      const double d = x - mean;
+      mean += d / n;
+      m2 += d * (x - mean);
+    }
+    sum.prior_log_rate_sd = n > 1 ? std::sqrt(m2 / n) : 0;
   }
   return sum;
 }

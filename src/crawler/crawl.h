@@ -60,6 +60,13 @@ struct CrawlOptions {
   // new is left, only at run_for_s, max_fetches or a signal.
   bool revisit = false;
   revisit::RevisitPolicy revisit_policy = revisit::RevisitPolicy::kOptimal;
+  // The prior change rate of a page (its estimate before it has a history):
+  // predicted from its first fetch's features by a model the crawl trains
+  // on its own visits (revisit/rate_prior.h), or the constant pooled over
+  // the crawl's visits (false, the default: --rate-prior constant; the
+  // learned prior measured a better error of ln λ but no better freshness,
+  // docs/living-web.md).
+  bool learned_rate_prior = false;
   double run_for_s = 0;          // this run ends after this many seconds (0: no limit)
   std::int64_t max_fetches = 0;  // this run ends after this many page requests (0: no limit)
   // Requests per second over the whole crawl, new pages and revisits (0: as
@@ -152,6 +159,12 @@ struct CrawlSummary {
   // frequencies summed and the budget its last solve shared out (per second).
   std::int64_t scheduled = 0;
   double scheduled_rate = 0, revisit_budget = 0;
+  // The rate prior at the end of the run: the visits the learned model was
+  // last trained on (0: not trained, or --rate-prior constant), the pages
+  // whose prior in the schedule is its prediction, and the spread (standard
+  // deviation of ln λ) of those priors.
+  std::int64_t prior_trained_on = 0, prior_predicted = 0;
+  double prior_log_rate_sd = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
 };
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "revisit/page_features.h"
+
 namespace cronista::crawler {
 
 namespace {
@@ -141,6 +143,10 @@ CREATE TABLE IF NOT EXISTS replica_probes (
   agreed INTEGER NOT NULL,
   fetched_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS page_features (
+  page_id INTEGER PRIMARY KEY REFERENCES pages(id),
+  features TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS history (
   seq INTEGER PRIMARY KEY,
   page_id INTEGER NOT NULL REFERENCES pages(id),
@@ -233,7 +239,8 @@ class CrawlStore::Spill : public FrontierSpill {
 
 struct CrawlStore::Statements {
   store::Statement insert_host, update_host, insert_url, insert_frontier, update_backlinks, update_priority,
-      remove_frontier, update_state, insert_page, insert_redirect, insert_history, url_id, update_address;
+      remove_frontier, update_state, insert_page, insert_redirect, insert_history, url_id, update_address,
+      insert_features;
 };
 
 Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path, const CrawlStoreOptions& options) {
@@ -457,8 +464,8 @@ Result<std::vector<ReplicaDecisionRow>> CrawlStore::replica_decisions() {
 Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visit) {
   auto st = db_.prepare(
       "SELECT p.url, u.host_id, p.depth, p.fetched_at, p.status, p.revisit, p.changed, p.main_hash, p.simhash, "
-      "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls FROM pages p "
-      "JOIN urls u ON u.id = p.url_id "
+      "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls, f.features FROM pages p "
+      "JOIN urls u ON u.id = p.url_id LEFT JOIN page_features f ON f.page_id = p.id "
       "WHERE (p.revisit = 1 AND p.status = 304) OR "
       "(p.status BETWEEN 200 AND 299 AND (p.relevant IS NOT NULL OR p.main_hash IS NOT NULL)) "
       "ORDER BY p.id");
@@ -481,6 +488,7 @@ Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visi
     v.content_hash = st->column_text(12);
     if (!st->column_is_null(13)) v.relevant = st->column_int(13) != 0;
     v.new_urls = st->column_int(14);
+    if (!st->column_is_null(15)) v.features = revisit::parse_features(st->column_text(15));
     on_visit(v);
   }
   return st->status();
@@ -510,6 +518,7 @@ Status CrawlStore::prepare_statements() {
       {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
       {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
       {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
+      {&st_->insert_features, "INSERT INTO page_features(page_id, features) VALUES (?,?)"},
       {&st_->update_address,
        "UPDATE hosts SET address = ?1 WHERE id = (SELECT host_id FROM urls WHERE id = ?2) AND address IS NOT ?1"},
   };
@@ -804,6 +813,9 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   if (p.new_urls) ip.bind(35, *p.new_urls); else ip.bind_null(35);
   if (Status r = ip.run(); !r.ok()) return r;
   const std::int64_t page_id = db_.last_insert_id();
+  if (p.features)
+    if (Status r = s.insert_features.bind(1, page_id).bind(2, revisit::features_json(*p.features)).run(); !r.ok())
+      return r;
   if (!p.ip.empty() && page_url_id)
     if (Status r = s.update_address.bind(1, p.ip).bind(2, page_url_id).run(); !r.ok()) return r;
   if (!p.redirect_to.empty()) {

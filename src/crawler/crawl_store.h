@@ -34,6 +34,7 @@
 #include "crawler/frontier.h"
 #include "crawler/warc.h"
 #include "revisit/content_signature.h"
+#include "revisit/rate_prior.h"
 #include "store/analysis_store.h"
 #include "store/database.h"
 #include "temporal/genre.h"
@@ -73,6 +74,9 @@ struct PageRecord {
   bool revisit = false;
   std::optional<bool> changed;
   std::optional<std::int64_t> new_urls;
+  // A page's first download in a revisiting crawl: what it shows of how
+  // often it changes (revisit/page_features.h), the learned prior's input.
+  std::optional<revisit::PageFeatures> features;
   // The WARC record for a revisit: a revisit record referring to the
   // earlier capture instead of a response record.
   WarcRevisit warc_revisit = WarcRevisit::kNone;
@@ -189,6 +193,7 @@ struct StoredVisit {
   std::string etag, last_modified, content_hash;
   std::optional<bool> relevant;
   std::int64_t new_urls = 0;
+  std::optional<revisit::PageFeatures> features;  // of a first download, when stored
 };
 
 class CrawlStore {

@@ -298,6 +298,20 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
     p.main_signature = revisit::content_signature(main_text);
     if (options_.replicas_detect) p.main_sketch = replicas::shingle_sketch(main_text);
   }
+  // A page's first download in a revisiting crawl: what it shows of how
+  // often it changes (the learned rate prior).
+  if (cues_ && task.revisit_page < 0) {
+    revisit::FirstFetch first;
+    first.url = p.url;
+    first.doc = &p.doc;
+    first.expressions = p.expressions;
+    first.last_modified = !p.last_modified.empty();
+    first.etag = !p.etag.empty();
+    const auto day = temporal::Chronon::parse(std::string_view(p.fetched_at).substr(0, 10));
+    const auto days = day ? day->days() : std::nullopt;
+    if (days) first.fetched = temporal::Date::from_day_number(days->first);
+    p.features = revisit::page_features(first, *cues_);
+  }
   // The store needs the text (its size) and nothing else of the document;
   // the offset map alone is eight bytes per byte of text.
   p.doc.source_offsets = {};

@@ -20,6 +20,7 @@
 #include "crawler/frontier.h"
 #include "crawler/title_words.h"
 #include "crawler/url.h"
+#include "revisit/page_features.h"
 #include "temporal/tagger.h"
 
 namespace cronista::crawler {
@@ -62,8 +63,12 @@ struct AnalysisResult {
 
 class AnalysisPool {
  public:
-  AnalysisPool(int threads, const temporal::Tagger* tagger, const CrawlOptions& options, Fetcher* waker)
-      : tagger_(tagger), options_(options), waker_(waker) {
+  // `cues`: the words of the learned rate prior's features; with them, the
+  // first download of a page in a revisiting crawl gets its features
+  // (PageRecord::features).
+  AnalysisPool(int threads, const temporal::Tagger* tagger, const CrawlOptions& options, Fetcher* waker,
+               const revisit::FeatureCues* cues = nullptr)
+      : tagger_(tagger), options_(options), waker_(waker), cues_(cues) {
     for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { work(); });
   }
   ~AnalysisPool() {
@@ -108,6 +113,7 @@ class AnalysisPool {
   const temporal::Tagger* tagger_;
   const CrawlOptions& options_;
   Fetcher* waker_;
+  const revisit::FeatureCues* cues_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::deque<AnalysisTask> tasks_;

@@ -1,15 +1,13 @@
 #include "replicas/self_training.h"
 
-#include <linear.h>
-
 #include <memory>
+
+#include "linear/linear_model.h"
 
 namespace cronista::replicas {
 namespace {
 
-void quiet(const char*) {}
-
-// Rows in liblinear's sparse form (index from 1, terminated by -1), with a bias.
+// Rows in sparse form (index from 1), with a bias feature.
 class Problem {
  public:
   explicit Problem(const std::vector<std::vector<double>>& x) {
@@ -17,8 +15,6 @@ class Problem {
     for (std::size_t i = 0; i < x.size(); ++i) {
       for (std::size_t j = 0; j < x[i].size(); ++j) rows_[i].push_back({static_cast<int>(j + 1), x[i][j]});
       rows_[i].push_back({static_cast<int>(x[i].size() + 1), 1.0});  // bias feature
-      rows_[i].push_back({-1, 0});
-      ptrs_.push_back(rows_[i].data());
     }
     features_ = x.empty() ? 1 : static_cast<int>(x[0].size() + 1);
   }
@@ -26,48 +22,27 @@ class Problem {
   // Trains on the rows whose label is ±1 and returns P(+1) for every row.
   std::vector<double> fit_predict(const std::vector<int>& labels) {
     std::vector<double> y;
-    std::vector<feature_node*> xs;
+    std::vector<linear::Row> xs;
     double pos = 0, neg = 0;
     for (std::size_t i = 0; i < labels.size(); ++i) {
       if (labels[i] == 0) continue;
       y.push_back(labels[i]);
-      xs.push_back(ptrs_[i]);
+      xs.push_back(rows_[i]);
       (labels[i] > 0 ? pos : neg) += 1;
     }
-    problem prob{};
-    prob.l = static_cast<int>(y.size());
-    prob.n = features_;
-    prob.y = y.data();
-    prob.x = xs.data();
-    prob.bias = -1;  // the bias is the last feature
-    int weight_label[2] = {+1, -1};
-    double weight[2] = {(pos + neg) / (2 * pos), (pos + neg) / (2 * neg)};
-    parameter param{};
-    param.solver_type = L2R_LR;
-    param.eps = 0.01;
-    param.C = 10;
-    param.nr_weight = 2;
-    param.weight_label = weight_label;
-    param.weight = weight;
-    std::vector<double> out(ptrs_.size(), 0.5);
-    if (check_parameter(&prob, &param) != nullptr) return out;
-    model* m = train(&prob, &param);
-    if (m == nullptr) return out;
-    int labels_order[2] = {0, 0};
-    get_labels(m, labels_order);
-    const int pos_index = labels_order[0] == +1 ? 0 : 1;
-    for (std::size_t i = 0; i < ptrs_.size(); ++i) {
-      double p[2] = {0, 0};
-      predict_probability(m, ptrs_[i], p);
-      out[i] = p[pos_index];
-    }
-    free_and_destroy_model(&m);
+    linear::FitOptions options;
+    options.solver = linear::Solver::kLogistic;
+    options.c = 10;
+    options.class_weights = {{+1, (pos + neg) / (2 * pos)}, {-1, (pos + neg) / (2 * neg)}};
+    std::vector<double> out(rows_.size(), 0.5);
+    auto m = linear::Model::fit(xs, y, features_, options);
+    if (!m) return out;
+    for (std::size_t i = 0; i < rows_.size(); ++i) out[i] = m->probability(rows_[i], +1);
     return out;
   }
 
  private:
-  std::vector<std::vector<feature_node>> rows_;
-  std::vector<feature_node*> ptrs_;
+  std::vector<linear::Row> rows_;
   int features_ = 1;
 };
 
@@ -112,7 +87,6 @@ std::vector<PairScore> self_train(const std::vector<std::vector<double>>& featur
     if (report) *report = r;
     return out;
   }
-  set_print_string_function(&quiet);
   Problem problem(features);
   const auto pu = iterate(problem, seeds, -1, &r.pu_iterations, &r.pu_converged, &r.pu_flipped);
   const auto nu = iterate(problem, seeds, +1, &r.nu_iterations, &r.nu_converged, &r.nu_flipped);

@@ -131,6 +131,7 @@ class RevisitSchedule {
   void set_weight(PageId page, double weight);
   // The prior change rate of a page (its estimate before it has a history).
   void set_prior_rate(PageId page, double rate);
+  double prior_rate(PageId page) const { return pages_[page].prior_rate; }
   double last_visit(PageId page) const { return pages_[page].last_visit; }
   void set_budget(double fetches_per_second) { options_.budget = fetches_per_second; }
   void set_new_url_rate(double fetches_per_second) { new_url_rate_ = fetches_per_second; }

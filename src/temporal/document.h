@@ -47,6 +47,8 @@ struct TextDocument {
   // <link rel="alternate" href type>: (href as written, type), in order
   // (feeds of the page: application/rss+xml, application/atom+xml).
   std::vector<std::pair<std::string, std::string>> alternates;
+  // <img> elements of an HTML document.
+  std::size_t images = 0;
 
   // Maps a text offset back to an input offset (identity for plain text).
   std::size_t source_offset(std::size_t text_offset) const {

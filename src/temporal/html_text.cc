@@ -739,6 +739,9 @@ TextDocument convert(const SanitizedInput& input, std::size_t input_size) {
       case GUMBO_TAG_META:
         read_meta(e, dates);
         break;
+      case GUMBO_TAG_IMG:
+        ++doc.images;
+        break;
       case GUMBO_TAG_LINK: {
         const std::string rel = ascii_lower(trim(attribute(e, "rel")));
         if (rel == "canonical") set_first(dates.url, url_date(attribute(e, "href")));

@@ -10,7 +10,7 @@ namespace {
 
 const std::vector<std::string> kCommands = {"tag",         "segment",    "learn",        "crawl",     "build",
                                             "report",      "export",     "replicas",     "eval-tagger", "eval-crawl",
-                                            "eval-revisit", "eval-replicas", "sample-web"};
+                                            "eval-revisit", "eval-rate-prior", "eval-replicas", "sample-web"};
 
 TEST(CliConventions, TopLevelHelpListsEveryCommandAndExitsZero) {
   ProcessResult r = run_cronista({"--help"});

@@ -655,6 +655,8 @@ TEST(RevisitCrawl, BadValuesAndCombinationsAreOneLineUsageErrors) {
       {{"--revisit", "--discovery-wait", "soon"}, "--discovery-wait 'soon'"},
       {{"--revisit", "--discovery-wait", "0s"}, "--discovery-wait '0s'"},
       {{"--discovery-wait", "5s"}, "--discovery-wait needs --revisit"},
+      {{"--revisit", "--rate-prior", "guessed"}, "--rate-prior 'guessed'"},
+      {{"--rate-prior", "learned"}, "--rate-prior needs --revisit"},
       {{"--revisit", "--fetch-rate", "-1"}, "--fetch-rate"},
       {{"--revisit", "--max-fetches", "-3"}, "--max-fetches"},
   };
