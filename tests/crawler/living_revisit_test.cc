@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "crawler/crawl_support.h"
+#include "living_web_support.h"
 #include "sampleweb/living_web.h"
 #include "sampleweb/sample_web.h"
 #include "sampleweb/sample_web_server.h"
@@ -36,16 +37,7 @@ void wait_for(const std::string& db, const std::string& sql, std::int64_t n) {
 TEST(LivingRevisitCrawl, KilledWithMinus9AndResumedLosesNothingAndGoesOnRevisiting) {
   TempDir tmp;
   const int port = testing::free_loopback_port();
-  sampleweb::SampleWebOptions o;
-  o.corpora_dir = testing::source_dir() + "/corpora/sample-web";
-  o.out_dir = (tmp / "web").string();
-  o.pages = 60;
-  o.port = port;
-  o.seed = 7;
-  o.living = true;
-  o.living_horizon_s = 900;
-  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
-  auto truth = sampleweb::LivingTruth::load((tmp / "web" / sampleweb::kLivingTruthFile).string());
+  auto truth = testing::generate_living_web(tmp / "web", port, 60, 7, 900);
   ASSERT_TRUE(truth.ok()) << truth.status().message();
 
   // The crawl starts from the collection (articles appear later, on their hubs).

@@ -19,6 +19,7 @@
 #include "sampleweb/sample_web_server.h"
 #include "temporal/html_text.h"
 #include "temporal/tagger.h"
+#include "living_web_support.h"
 #include "test_support.h"
 
 namespace cronista::revisit {
@@ -140,16 +141,7 @@ TEST(PageFeatures, StoredFormReadsBackAndMalformedTextIsRefused) {
 TEST(PageFeatures, ReadFromTheLivingSampleWeb) {
   TempDir dir;
   const int port = cronista::testing::free_loopback_port();
-  sampleweb::SampleWebOptions o;
-  o.corpora_dir = cronista::testing::source_dir() + "/corpora/sample-web";
-  o.out_dir = dir.path().string();
-  o.pages = 120;
-  o.port = port;
-  o.seed = 1;
-  o.living = true;
-  o.living_horizon_s = 900;
-  ASSERT_TRUE(sampleweb::generate_sample_web(o).ok());
-  auto loaded = sampleweb::LivingTruth::load((dir / sampleweb::kLivingTruthFile).string());
+  auto loaded = cronista::testing::generate_living_web(dir.path(), port, 120, 1, 900);
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   sampleweb::LivingTruth truth = std::move(*loaded);
   int news = -1, fixed = -1;
