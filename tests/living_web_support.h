@@ -6,6 +6,7 @@
 
 #include "sampleweb/living_web.h"
 #include "sampleweb/sample_web.h"
+#include "sampleweb/sample_web_support.h"
 #include "test_support.h"
 
 namespace cronista::testing {
@@ -14,12 +15,7 @@ namespace cronista::testing {
 // with `horizon_s` seconds of changes, and loads its truth.
 inline Result<sampleweb::LivingTruth> generate_living_web(const std::filesystem::path& out, int port, int pages,
                                                           std::uint64_t seed, int horizon_s) {
-  sampleweb::SampleWebOptions o;
-  o.corpora_dir = source_dir() + "/corpora/sample-web";
-  o.out_dir = out.string();
-  o.pages = pages;
-  o.port = port;
-  o.seed = seed;
+  sampleweb::SampleWebOptions o = sample_web_options(out, pages, seed, port);
   o.living = true;
   o.living_horizon_s = static_cast<double>(horizon_s);
   if (auto s = sampleweb::generate_sample_web(o); !s.ok()) return s.status();
