@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace cronista::revisit {
 namespace {
@@ -16,7 +17,7 @@ constexpr int kClassWindow[4] = {3, 2, 2, 1};
 // The fitted prior weighs as at least a quarter and at most a thousand
 // visits, and is fitted only over kMinFitPages pages with a history.
 constexpr double kMinPriorVisits = 0.25, kMaxPriorVisits = 1000;
-constexpr double kMinFitPages = 10;
+constexpr std::size_t kMinFitPages = 10;
 // A host's factor starts at 1 as if one change had been expected and seen.
 constexpr double kHostPseudoChanges = 1;
 
@@ -211,27 +212,26 @@ void RevisitSchedule::fit_prior() {
   prior_shape_ = 0;
   host_ratio_.assign(host_caps_.size(), 1.0);
   if (!options_.fit_prior) return;
+  // The pages that count (a weight and some time observed), each history read once.
+  std::vector<std::pair<const Page*, Exposure>> observed;
+  for (const Page& p : pages_) {
+    if (p.weight <= 0 || p.host >= host_caps_.size()) continue;
+    const Exposure e = exposure(p);
+    if (e.seconds > 0) observed.emplace_back(&p, e);
+  }
+  if (observed.size() < kMinFitPages) return;  // too little seen: the given priors, the fixed weight
   // The hosts' factors: changes seen over the changes the given priors expect.
   std::vector<double> seen(host_caps_.size(), 0.0), expected(host_caps_.size(), 0.0);
-  double n = 0;
-  for (const Page& p : pages_) {
-    if (p.weight <= 0 || p.host >= seen.size()) continue;
-    const Exposure e = exposure(p);
-    if (e.seconds <= 0) continue;
-    seen[p.host] += e.changes;
-    expected[p.host] += p.prior_rate * e.seconds;
-    n += 1;
+  for (const auto& [p, e] : observed) {
+    seen[p->host] += e.changes;
+    expected[p->host] += p->prior_rate * e.seconds;
   }
-  if (n < kMinFitPages) return;  // too little seen: the given priors, the fixed weight
   for (std::size_t h = 0; h < seen.size(); ++h)
     host_ratio_[h] = (seen[h] + kHostPseudoChanges) / (expected[h] + kHostPseudoChanges);
   // The shape α of the rates around their prior means μ_i (the header comment).
   double explained = 0, spread = 0;
-  for (const Page& p : pages_) {
-    if (p.weight <= 0) continue;
-    const Exposure e = exposure(p);
-    if (e.seconds <= 0) continue;
-    const double mu = prior_mean(p);
+  for (const auto& [p, e] : observed) {
+    const double mu = prior_mean(*p);
     const double d = e.changes / e.seconds - mu;
     explained += e.seconds * mu * mu;
     spread += e.seconds * d * d - mu;

@@ -9,15 +9,18 @@
 //   the prior as pseudo-visits (change_rate.h);
 // - its yield, the new URLs it announced per fetch (an exponentially
 //   weighted mean), which makes it a hub.
-// How much the prior weighs is fitted to the crawl's pages (empirical Bayes,
-// the Gamma–Poisson model): with the pages' rates spread as a Gamma of mean
-// λ̄ and variance V, a page that saw x changes in T seconds has the posterior
-// mean (λ̄·b + x) / (b + T) with b = λ̄ / V seconds of pseudo-observation.
-// λ̄ is the prior rate the crawl gives; V comes from the spread of the
-// pages' observed rates x_i / T_i, less the spread the counting itself
-// adds (λ̄ / T_i per page): V̂ = (Σ T_i (x_i/T_i − λ̄)² − N λ̄) / Σ T_i.
-// Pages that change alike (small V) pull each estimate hard towards λ̄;
-// pages that differ widely let their histories speak. While a revisit
+// The prior is fitted to the crawl's pages (empirical Bayes, the
+// Gamma–Poisson model). A page's prior mean μ is its given prior rate times
+// its host's factor: the changes the host's pages showed over the changes
+// their given priors expected, each side starting from one. Around those
+// means the rates are taken to spread as Gammas of one shape α (variance
+// μ²/α), so a page that saw x changes in T seconds has the posterior mean
+// (α + x) / (α/μ + T): the prior weighs α/μ seconds of observation. α comes
+// from the spread of the observed rates x_i / T_i less the spread counting
+// itself adds (μ_i / T_i per page):
+//   α̂ = Σ T_i μ_i² / (Σ T_i (x_i/T_i − μ_i)² − Σ μ_i).
+// Pages that change alike (large α) pull each estimate hard towards its
+// mean; pages that differ widely let their histories speak. While a revisit
 // sees at most one change (λ/f small, where freshness is nearly linear in
 // λ), the posterior mean is also the rate that maximises the expected
 // freshness of an allocation, so it is the estimate the optimum is given.
