@@ -7,8 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "crawler/crawl.h"
@@ -131,6 +133,19 @@ struct Child {
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   }
 };
+
+// Waits until `sql` counts at least n in the database at `db_path` (it may
+// not exist yet), or `limit` passes; what is awaited is then asserted.
+inline void wait_for_count(const std::string& db_path, const std::string& sql, std::int64_t n,
+                           std::chrono::seconds limit = std::chrono::seconds(60)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const std::string v = scalar(db_path, sql);
+    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) >= n) return;
+    if (std::chrono::steady_clock::now() >= deadline) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
 
 inline Child spawn_cronista(const std::vector<std::string>& args, const std::string& stderr_path) {
   return Child{start_cronista(args, "/dev/null", "/dev/null", stderr_path)};

@@ -8,7 +8,6 @@
 #include <chrono>
 #include <fstream>
 #include <string>
-#include <thread>
 
 #include "crawler/crawl_support.h"
 #include "living_web_support.h"
@@ -23,16 +22,6 @@ using testing::Child;
 using testing::count;
 using testing::spawn_cronista;
 using testing::TempDir;
-
-// Waits until a count reaches n (the database may not exist yet); bounded
-// by attempts, not asserted on time.
-void wait_for(const std::string& db, const std::string& sql, std::int64_t n) {
-  for (int i = 0; i < 6000; ++i) {
-    const std::string v = testing::scalar(db, sql);
-    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) >= n) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
 
 TEST(LivingRevisitCrawl, KilledWithMinus9AndResumedLosesNothingAndGoesOnRevisiting) {
   TempDir tmp;
@@ -63,8 +52,9 @@ TEST(LivingRevisitCrawl, KilledWithMinus9AndResumedLosesNothingAndGoesOnRevisiti
                                 "--delay-ms", "50"},
                                (tmp / "err1").string());
   // Killed once the collection is crawled and revisits have begun.
-  wait_for(db, "SELECT COUNT(*) FROM history", static_cast<std::int64_t>(collection));
-  wait_for(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1", 60);
+  const auto limit = std::chrono::seconds(120);
+  testing::wait_for_count(db, "SELECT COUNT(*) FROM history", static_cast<std::int64_t>(collection), limit);
+  testing::wait_for_count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1", 60, limit);
   ::kill(first.pid, SIGKILL);
   EXPECT_EQ(first.wait(), 128 + SIGKILL);
   const std::int64_t revisits_before = count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1");

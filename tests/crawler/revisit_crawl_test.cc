@@ -529,17 +529,6 @@ std::vector<std::string> crawl_args(const TempDir& tmp, const Web& web) {
           "--delay-ms", "20", "--quiet", web.site.url("/")};
 }
 
-// Waits until a count reaches n (the database may not exist yet).
-void wait_for(const std::string& db, const std::string& sql, std::int64_t n) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  for (;;) {
-    const std::string v = testing::scalar(db, sql);
-    if (!v.empty() && v.find_first_not_of("0123456789") == std::string::npos && std::stoll(v) >= n) return;
-    if (std::chrono::steady_clock::now() >= deadline) return;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-}
-
 TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures) {
   Web web;
   TempDir tmp;
@@ -549,8 +538,8 @@ TEST(RevisitCrawl, KilledWithMinus9AndResumedKeepsHistoryValidatorsAndSignatures
   testing::Child first = testing::spawn_cronista(args, (tmp / "err1").string());
   // Killed once the collection is crawled and revisited: a page whose first
   // download was not written yet would rightly be fetched again without validators.
-  wait_for(db, "SELECT COUNT(*) FROM history WHERE url NOT LIKE '%/sitemap.xml'", kPages);
-  wait_for(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1", 10);
+  testing::wait_for_count(db, "SELECT COUNT(*) FROM history WHERE url NOT LIKE '%/sitemap.xml'", kPages);
+  testing::wait_for_count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1", 10);
   ::kill(first.pid, SIGKILL);
   EXPECT_EQ(first.wait(), 128 + SIGKILL);
   const std::int64_t before = count(db, "SELECT COUNT(*) FROM pages WHERE revisit = 1");
