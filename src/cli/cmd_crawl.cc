@@ -551,6 +551,7 @@ int cmd_crawl(int argc, char** argv) {
     so.dead_after_ms = 5 * a.lease_ms;
     so.host_gap_ms = a.delay_ms;
     so.address_gap_ms = a.address_delay_ms;
+    so.host_connections = a.host_connections;
     so.new_share = revisit::RevisitOptions{}.min_new_share;
     auto work = shared_frontier::open_crawl_work(a.frontier, so);
     if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
+#include <unordered_set>
 
 
 namespace cronista::crawler {
@@ -52,7 +54,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
   for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
-  x.held = fetching();
+  x.held = hosts_fetching();
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;
@@ -149,12 +151,20 @@ void SharedCrawl::beat() {
   if (now < next_beat_ || now < next_try_) return;
   // Claims being fetched hold their hosts; finished ones released theirs
   // (the heartbeat keeps their URLs this worker's until they are stored).
+  // One renewal per host, however many of its URLs are being fetched.
   std::vector<SharedClaim> claims;
-  claims.reserve(held() + completions_.size());
+  std::unordered_set<std::string> hosts;
   for (const auto& [url, c] : held_)
-    if (!released_.count(url)) claims.push_back(c);
+    if (!released_.count(url) && hosts.insert(c.host).second) claims.push_back(c);
   if (Status s = work_->heartbeat(claims); !s.ok()) return failed(s);
   next_beat_ = now + work_->heartbeat_every();
+}
+
+std::size_t SharedCrawl::hosts_fetching() const {
+  std::unordered_set<std::string_view> hosts;
+  for (const auto& [url, c] : held_)
+    if (!released_.count(url)) hosts.insert(c.host);
+  return hosts.size();
 }
 
 void SharedCrawl::transfer_ended(const std::string& url, const std::string& address) {

@@ -79,8 +79,10 @@ struct SharedExchange {
   // Claimed URLs done with (stored), scheduled for a revisit when they say.
   std::vector<SharedCompletion> completions;
   // Then up to this many claims: the best URLs of hosts no other worker
-  // holds and politeness allows now, one per host; `held`: the hosts this
-  // worker holds (claimed, not released), as its share of the hosts counts them.
+  // holds and politeness allows now, each host up to its connections
+  // (--host-connections) of URLs claimed and not released; `held`: the
+  // hosts this worker holds (with URLs claimed, not released), as its share
+  // of the hosts counts them.
   std::size_t claims = 0, held = 0;
 };
 
@@ -218,6 +220,8 @@ class SharedCrawl {
 
  private:
   bool send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept);
+  // The distinct hosts of the claims still being fetched.
+  std::size_t hosts_fetching() const;
   // After an exchange whose claims may have been made without the reply
   // arriving (the connection lost on the way back): claims the frontier has
   // under this worker's name and the worker does not know go back.

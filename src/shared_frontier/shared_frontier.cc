@@ -50,6 +50,24 @@ local function requeue(p, worker, url, v)
 end
 )lua";
 
+// One of this worker's URLs of `host` is released (its transfer ended, or
+// it went back unfetched). The holder counts its URLs of the host claimed
+// and not released ('conns:HOST'); the lease ends with the last of them.
+// Returns whether the host is free of this worker now (true as well when
+// the lease is not this worker's: it ended, or another worker holds it).
+constexpr const char* kReleaseHost = R"lua(
+local function release_host(p, worker, host)
+  if redis.call('GET', p .. 'lease:' .. host) ~= worker then return true end
+  if tonumber(redis.call('GET', p .. 'conns:' .. host) or '1') > 1 then
+    redis.call('DECR', p .. 'conns:' .. host)
+    return false
+  end
+  redis.call('DEL', p .. 'lease:' .. host, p .. 'conns:' .. host)
+  redis.call('SREM', p .. 'holds:' .. worker, host)
+  return true
+end
+)lua";
+
 // ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
 // Returns {added, {(i, backlinks) for each URL i (from 1) still queued
 // whose links across workers were counted}, {i for each URL never seen
@@ -95,14 +113,21 @@ return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
-// new_share. Claims up to n URLs, each of another ready host: the same as
-// n claims of one in a row. A worker holding `held` hosts gets no more than
-// its share of the hosts with queues (their number over the workers seen
-// within a lease), so that one worker releasing and claiming in one round
-// trip does not keep every host from the others. With an address gap, a
-// claimed host's address is busy until the host is released (or its lease
-// ends), so that hosts on one address are fetched one at a time (and one
-// claim takes one host of an address).
+// new_share, host_connections. Claims up to n URLs, best first: the same
+// as n claims of one in a row. The candidates are the hosts this worker
+// holds with room (fewer than host_connections of their URLs claimed and
+// not released: 'conns:HOST') and the ready hosts no one holds; a URL
+// claimed of a free host leases it to this worker. Guarantee: a host is
+// held by one worker at a time, with at most host_connections of its URLs
+// between claim and release (release_host), and no host is leased before
+// its gap after the last release has passed ('hosts'). A worker holding
+// `held` hosts leases new ones only up to its share of the hosts with
+// queues (their number over the workers seen within a lease), so that one
+// worker releasing and claiming in one round trip does not keep every host
+// from the others; more URLs of the hosts it holds do not count against
+// it. With an address gap, a claimed host's address is busy until the host
+// is released (or its lease ends), so that hosts on one address are
+// fetched one at a time (and one claim leases one host of an address).
 //
 // Revisits: the URLs of 'due' whose time has come join their host's
 // revisits (r:HOST, by due time). New URLs and revisits share one budget
@@ -122,7 +147,7 @@ constexpr const char* kClaim = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
 local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local new_share = tonumber(ARGV[8])
+local new_share, conns = tonumber(ARGV[8]), tonumber(ARGV[9])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
@@ -151,7 +176,28 @@ local spent = left and left <= 0
 -- a redirect, or a dead worker's URL returning when it is reaped) or
 -- revisits are kept.
 if spent and redis.call('EXISTS', p .. 'copy') == 0 then return nothing('budget') end
-local ready = {}  -- {host, address or false, best new URL's score or false, earliest revisit's or false}
+-- A host's best new URL's score and earliest revisit's (false: none).
+local function tops(host)
+  local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
+  local rtop = redis.call('ZRANGE', p .. 'r:' .. host, 0, 0, 'WITHSCORES')
+  return #top > 0 and tonumber(top[2]), #rtop > 0 and tonumber(rtop[2])
+end
+-- {host, address or false, best new URL's score or false, earliest
+-- revisit's or false, room (URLs it may still give), held by this worker}
+local ready = {}
+if conns > 1 then
+  for _, host in ipairs(redis.call('SMEMBERS', p .. 'holds:' .. worker)) do
+    if redis.call('GET', p .. 'lease:' .. host) == worker then
+      local room = conns - tonumber(redis.call('GET', p .. 'conns:' .. host) or '0')
+      if room > 0 then
+        local new, rev = tops(host)
+        if new or rev then ready[#ready + 1] = {host, false, new, rev, room, true} end
+      end
+    else
+      redis.call('SREM', p .. 'holds:' .. worker, host)
+    end
+  end
+end
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
   if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
     local addr = redis.call('HGET', p .. 'host_addr', host)
@@ -161,13 +207,12 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
       if at and tonumber(at) > now then free = false end
     end
     if free then
-      local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
-      local rtop = redis.call('ZRANGE', p .. 'r:' .. host, 0, 0, 'WITHSCORES')
-      if #top == 0 then redis.call('SREM', p .. 'qhosts', host) end
-      if #top == 0 and #rtop == 0 then
+      local new, rev = tops(host)
+      if not new then redis.call('SREM', p .. 'qhosts', host) end
+      if not new and not rev then
         redis.call('ZREM', p .. 'hosts', host)
       else
-        ready[#ready + 1] = {host, addr, #top > 0 and tonumber(top[2]), #rtop > 0 and tonumber(rtop[2])}
+        ready[#ready + 1] = {host, addr, new, rev, conns, false}
       end
     end
   end
@@ -178,18 +223,17 @@ if #ready == 0 then
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
 local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
-local share = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
-want = math.min(want, share - held)
-if want <= 0 then return {'wait', tostring(now + 20), tostring(now)} end
+-- The hosts it may lease now.
+local fresh = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1)) - held
 local owed = tonumber(redis.call('GET', p .. 'owed') or '0')
 local out = {'url', tostring(now)}
-local busy = {}  -- addresses claimed by this call
-local taken = {}  -- ready hosts claimed by this call
-while #out < 2 + want * 4 do
+local busy = {}  -- addresses leased by this call
+local claimed = 0
+while claimed < want do
   -- The best new URL (while the budget lasts) and the earliest revisit.
   local best_new, best_due
   for i, r in ipairs(ready) do
-    if not taken[i] and not (r[2] and address_gap > 0 and busy[r[2]]) then
+    if r[5] > 0 and (r[6] or (fresh > 0 and not (r[2] and address_gap > 0 and busy[r[2]]))) then
       if r[3] and not (left and left <= 0) and (not best_new or r[3] < ready[best_new][3]) then best_new = i end
       if r[4] and (not best_due or r[4] < ready[best_due][4]) then best_due = i end
     end
@@ -197,7 +241,8 @@ while #out < 2 + want * 4 do
   local i, revisit = best_new, false
   if best_due and not (best_new and owed + new_share >= 1) then i, revisit = best_due, true end
   if not i then break end
-  local host, addr = ready[i][1], ready[i][2]
+  local r = ready[i]
+  local host, addr = r[1], r[2]
   local top
   if revisit then
     top = redis.call('ZPOPMIN', p .. 'r:' .. host)
@@ -213,22 +258,36 @@ while #out < 2 + want * 4 do
       left = left - 1
     end
   end
-  taken[i] = true
-  if addr and address_gap > 0 then
-    redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
-    busy[addr] = true
+  if r[6] then
+    redis.call('INCR', p .. 'conns:' .. host)
+    redis.call('PEXPIRE', p .. 'conns:' .. host, lease)
+    redis.call('PEXPIRE', p .. 'lease:' .. host, lease)
+  else
+    r[6] = true
+    fresh = fresh - 1
+    if addr and address_gap > 0 then
+      redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
+      busy[addr] = true
+    end
+    redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
+    redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
+    redis.call('SADD', p .. 'holds:' .. worker, host)
+    redis.call('ZADD', p .. 'hosts', now + lease, host)
   end
-  redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
-  redis.call('ZADD', p .. 'hosts', now + lease, host)
+  r[5] = r[5] - 1
+  if r[5] > 0 then r[3], r[4] = tops(host) end
   redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
   out[#out + 1] = top[1]
   out[#out + 1] = host
   out[#out + 1] = top[2]
   out[#out + 1] = revisit and ('r' .. (redis.call('HGET', p .. 'copy', top[1]) or '')) or ''
+  claimed = claimed + 1
 end
 redis.call('SET', p .. 'owed', tostring(owed))
--- The budget is spent and no ready host has a revisit due: one may come.
-if #out == 2 then return {'wait', tostring(now + 50), tostring(now)} end
+-- Nothing for this worker now: it holds its share of the hosts and has no
+-- room on them, or the budget is spent and no ready host has a revisit
+-- due (one may come).
+if claimed == 0 then return {'wait', tostring(now + 20), tostring(now)} end
 return out
 )lua";
 
@@ -239,10 +298,11 @@ constexpr const char* kComplete = R"lua(
 local p, worker, host, url = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now = now_ms()
 redis.call('HDEL', p .. 'inflight:' .. worker, url)
-if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
-redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[5]), host)
-local addr = redis.call('HGET', p .. 'host_addr', host)
-if addr and tonumber(ARGV[6]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[6])) end
+if release_host(p, worker, host) then
+  redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[5]), host)
+  local addr = redis.call('HGET', p .. 'host_addr', host)
+  if addr and tonumber(ARGV[6]) > 0 then redis.call('SET', p .. 'addr:' .. addr, now + tonumber(ARGV[6])) end
+end
 if redis.call('HEXISTS', p .. 'copy', url) == 1 then
   -- A revisit whose next due time was not told: due again now.
   redis.call('ZADD', p .. 'r:' .. host, now, url)
@@ -256,14 +316,15 @@ return now
 )lua";
 
 // ARGV: prefix, worker, host, host_gap_ms, address_gap_ms, address ('' if
-// unknown). The host's address is recorded; the host (and its address)
-// is ready again after its gaps from now and its lease is released when
-// this worker holds it; the URL stays in flight. Returns now.
+// unknown). The host's address is recorded; one of this worker's URLs of
+// the host is released (release_host): with the last, the lease ends and
+// the host (and its address) is ready again after its gaps from now; the
+// URL stays in flight. Returns now.
 constexpr const char* kRelease = R"lua(
 local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
 local now = now_ms()
 if ARGV[6] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[6]) end
-if redis.call('GET', p .. 'lease:' .. host) == worker then redis.call('DEL', p .. 'lease:' .. host) end
+if not release_host(p, worker, host) then return now end
 redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
 local addr = redis.call('HGET', p .. 'host_addr', host)
 local gap = tonumber(ARGV[5])
@@ -318,8 +379,7 @@ for i = 1, #entries, 2 do
   local url, v = entries[i], entries[i + 1]
   if only == '' or only == url then
     local host = requeue(p, worker, url, v)
-    if redis.call('GET', p .. 'lease:' .. host) == worker then
-      redis.call('DEL', p .. 'lease:' .. host)
+    if redis.call('GET', p .. 'lease:' .. host) == worker and release_host(p, worker, host) then
       redis.call('ZADD', p .. 'hosts', 0, host)
     end
     n = n + 1
@@ -342,6 +402,7 @@ for _, w in ipairs(redis.call('ZRANGEBYSCORE', p .. 'workers', '-inf', now - dea
     requeue(p, w, entries[i], entries[i + 1])
     n = n + 1
   end
+  redis.call('DEL', p .. 'holds:' .. w)
   redis.call('ZREM', p .. 'workers', w)
 end
 return n
@@ -385,13 +446,14 @@ return {#alive, tostring(sum), tonumber(redis.call('GET', p .. 'new_claims') or 
         redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now}
 )lua";
 
-// ARGV: prefix, worker, host, lease_ms. Extends the lease on the host only
-// when this worker holds it (one released meanwhile may be another's now).
-// Returns whether it did.
+// ARGV: prefix, worker, host, lease_ms. Extends the lease on the host (and
+// its count of URLs) only when this worker holds it (one released
+// meanwhile may be another's now). Returns whether it did.
 constexpr const char* kRenew = R"lua(
 local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
 if redis.call('GET', p .. 'lease:' .. host) ~= worker then return 0 end
 redis.call('PEXPIRE', p .. 'lease:' .. host, tonumber(ARGV[4]))
+redis.call('PEXPIRE', p .. 'conns:' .. host, tonumber(ARGV[4]))
 return 1
 )lua";
 
@@ -410,9 +472,9 @@ return 1
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
-const std::string kCompleteScript = std::string(kNow) + kComplete;
-const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
-const std::string kReleaseScript = std::string(kNow) + kRelease;
+const std::string kCompleteScript = std::string(kNow) + kReleaseHost + kComplete;
+const std::string kGiveBackScript = std::string(kRequeue) + kReleaseHost + kGiveBack;
+const std::string kReleaseScript = std::string(kNow) + kReleaseHost + kRelease;
 const std::string kSettleScript = kSettle;
 const std::string kScheduleScript = kSchedule;
 const std::string kRenewScript = kRenew;
@@ -537,7 +599,8 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
           std::to_string(options_.address_gap_ms),
           std::to_string(std::max(1, n)),
           std::to_string(std::max(0, held)),
-          std::to_string(options_.new_share)};
+          std::to_string(options_.new_share),
+          std::to_string(std::max(1, options_.host_connections))};
 }
 
 Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {

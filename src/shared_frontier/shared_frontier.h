@@ -12,6 +12,10 @@
 //   host_addr       HASH   host → its address (hosts sharing one are paced together)
 //   addr:ADDRESS    STRING the time the address may next be fetched
 //   lease:HOST      STRING the worker that holds the host, with an expiry
+//   conns:HOST      STRING the holder's URLs of the host claimed and not released
+//                          (at most its host_connections), expiring with the lease
+//   holds:WORKER    SET    the hosts the worker leases (an entry whose lease ended
+//                          is dropped at its next claim)
 //   inflight:WORKER HASH   URL → "HOST\tSCORE" for what the worker fetches now
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
@@ -52,6 +56,7 @@ struct SharedFrontierOptions {
   int lease_ms = 30000;         // a host stays with its worker this long without renewal
   int host_gap_ms = 1000;       // politeness: from the end of one response to the next request
   int address_gap_ms = 0;       // the same for every host on one address (0: none)
+  int host_connections = 1;     // URLs of one host this worker may have claimed and not released
   int dead_after_ms = 60000;    // a worker silent this long is dead: its in-flight URLs return
   int scan = 32;                // ready hosts compared to find the best URL
   int timeout_ms = 2000;        // per Redis command
@@ -158,23 +163,32 @@ class SharedFrontier {
   // a revisit costs no page of the budget and is claimed when it is spent.
   // Either a Claim or why there is none.
   Result<std::variant<Claim, NoClaim>> claim();
-  // Up to `n` claims at once, each of another host, best first: as `n`
-  // claim() calls in a row, in one atomic script (none when it says why).
-  // A worker holding `held` hosts (claimed, not released) gets at most its
-  // share of the hosts with queues, their number over the workers that
-  // claimed within a lease (a 'wait' when it holds its share).
+  // Up to `n` claims at once, best first: as `n` claim() calls in a row,
+  // in one atomic script (none when it says why). A host is leased to one
+  // worker at a time; its holder gets up to options().host_connections of
+  // its URLs claimed and not released at once (the hosts it holds with
+  // room first compete with the ready ones, URL by URL), and the lease
+  // ends when the last of them is released. So at every moment, for every
+  // host: one worker holds it, with at most host_connections of its URLs
+  // between claim and release; between two holders, the host_gap_ms after
+  // the last release passes. A worker holding `held` hosts (distinct hosts
+  // with URLs claimed, not released) leases new hosts only up to its share
+  // of the hosts with queues, their number over the workers that claimed
+  // within a lease (a 'wait' when it holds its share and has no room).
   Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0);
 
-  // The transfer of a claimed URL has ended (whatever its outcome): the
-  // host and its address are ready again after their gaps from now, and the
-  // lease is released. `refund`: the claim downloaded no page (robots.txt
+  // The transfer of a claimed URL has ended (whatever its outcome): when it
+  // was the last of its host's URLs this worker had claimed and not
+  // released, the lease is released and the host and its address are ready
+  // again after their gaps from now. `refund`: the claim downloaded no page (robots.txt
   // forbade it, say), so the budget gets its page back. Returns the server
   // time of the completion.
   Result<std::int64_t> complete(const Claim& claim, bool refund = false);
 
   // complete() in two steps, for a worker that stores a page after its
-  // transfer: release() frees the host (gaps from now, lease released)
-  // as soon as the transfer has ended, and records the server address the
+  // transfer: release() frees the host (gaps from now, lease released:
+  // when no other URL of the host this worker claimed is unreleased) as
+  // soon as the transfer has ended, and records the server address the
   // transfer reached (when given) as the host's; settle() takes the URL out of
   // flight once its page is stored (until then a dead worker's URL
   // returns to the queue), and schedules its revisit with `next` in the
@@ -184,7 +198,9 @@ class SharedFrontier {
   Status settle(const Claim& claim, bool refund) { return settle(Settle{claim, refund, std::nullopt}); }
 
   // Gives a claimed URL back unfetched (shutdown): it returns to its queue
-  // with its priority and the budget gets its page back.
+  // with its priority and the budget gets its page back; it counts as
+  // released (a URL released before is counted twice: give back only
+  // unreleased URLs while the host's other transfers go on).
   Status give_back(const Claim& claim);
 
   // A clean stop: this worker leaves the crawl's workers at once, when it

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <iostream>
@@ -164,6 +165,62 @@ TEST_F(SharedCrawlWorkers, ThreeWorkersSpendTheBudgetExactlyFetchNothingTwiceAnd
               std::vector<std::string>{"max-pages"});
   }
   EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
+}
+
+// A site that counts the requests for its articles being answered at once
+// (each answer takes a while, so that the requests of several connections
+// overlap).
+struct CountingSite {
+  Site site;
+  std::atomic<int> now{0}, most{0};
+  int articles;
+  explicit CountingSite(int n) : articles(n) {
+    site.http().Get("/artigo/.*", [this](const httplib::Request& req, httplib::Response& res) {
+      const int n = ++now;
+      int seen = most.load();
+      while (n > seen && !most.compare_exchange_weak(seen, n)) {
+      }
+      std::this_thread::sleep_for(milliseconds(40));
+      res.set_content(html("<p>Em março de 1942 o porto reabriu (" + req.path + ").</p>"), "text/html; charset=utf-8");
+      --now;
+    });
+    site.start();
+    link("");
+  }
+  // The index: every article, and `more` (links to other sites).
+  void link(const std::string& more) {
+    std::string index;
+    for (int a = 0; a < articles; ++a) index += "<a href=\"/artigo/" + std::to_string(a) + "\">Notícia de 1942</a> ";
+    site.page("/", html("<p>" + index + more + "</p>"));
+  }
+};
+
+TEST(SharedCrawlHostConnections, TheWorkersNeverHaveMoreThanTheHostsConnectionsOnAHostAndSpendTheBudget) {
+  testing::RedisServer redis;
+  if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  constexpr int kConnections = 3, kBudget = 40;
+  CountingSite a(30), b(30);
+  a.link("<a href=\"" + b.site.url("/") + "\">outro sítio</a>");
+  TempDir tmp;
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--mode", "general",
+                                     "--db", (tmp / (n + ".db")).string(), "--delay-ms", "0",
+                                     "--host-connections", std::to_string(kConnections), "--connections", "8",
+                                     "--quiet", "--frontier", redis.uri(), "--crawl-id", "ligacoes",
+                                     "--lease-ms", "1000", "--max-pages", std::to_string(kBudget),
+                                     a.site.url("/"), b.site.url("/")};
+    workers.push_back(spawn_cronista(args, (tmp / (n + ".err")).string()));
+  }
+  expect_clean_exits(tmp, workers, names);
+  for (CountingSite* s : {&a, &b}) {
+    EXPECT_LE(s->most.load(), kConnections) << s->site.origin();
+    EXPECT_GT(s->most.load(), 1) << s->site.origin() << ": one request at a time";
+  }
+  const auto all = history(tmp, names);
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kBudget));
+  EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "a page is in two shards";
 }
 
 TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFrontier) {

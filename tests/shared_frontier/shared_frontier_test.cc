@@ -238,6 +238,104 @@ TEST_F(SharedFrontierTest, ClaimsOfSeveralHostsAtOnceKeepTheOrderTheAddressAndTh
   EXPECT_EQ(last->front().url, "http://b.pt/artigo/1");
 }
 
+// With host_connections, the worker holding a host gets up to that many of
+// its URLs claimed and not released, best first; no other worker gets the
+// host until the last is released; a worker killed holding several URLs
+// loses none and the budget is spent exactly.
+SharedFrontierOptions connected(const std::string& id, int connections) {
+  SharedFrontierOptions o = worker(id);
+  o.host_connections = connections;
+  return o;
+}
+
+std::vector<Claim> claims_of(const Result<std::variant<std::vector<Claim>, NoClaim>>& r) {
+  if (!r.ok()) return {};
+  if (const auto* c = std::get_if<std::vector<Claim>>(&*r)) return *c;
+  return {};
+}
+
+TEST_F(SharedFrontierTest, TheHostsHolderGetsUpToItsConnectionsOfUrlsAndTheLeaseEndsWithTheLast) {
+  auto w1 = open(connected("w1", 3)), w2 = open(connected("w2", 3));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 8)).ok());
+  auto first = claims_of(w1->claim_up_to(10));
+  ASSERT_EQ(first.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(first[i].url, "http://a.pt/artigo/" + std::to_string(i));
+  // Its room is used up, and the host is not the other worker's.
+  EXPECT_TRUE(claims_of(w1->claim_up_to(10, 1)).empty());
+  EXPECT_TRUE(claims_of(w2->claim_up_to(10)).empty());
+  // One released: one more for its holder, still none for the other.
+  ASSERT_TRUE(w1->release(first[0]).ok());
+  ASSERT_TRUE(w1->settle(first[0], false).ok());
+  EXPECT_TRUE(claims_of(w2->claim_up_to(10)).empty());
+  auto second = claims_of(w1->claim_up_to(10, 1));
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].url, "http://a.pt/artigo/3");
+  // The lease holds while any of its URLs is unreleased.
+  std::vector<Claim> held = {first[1], first[2], second[0]};
+  for (std::size_t i = 0; i < held.size(); ++i) {
+    EXPECT_TRUE(claims_of(w2->claim_up_to(10)).empty()) << "with " << held.size() - i << " unreleased";
+    ASSERT_TRUE(w1->complete(held[i]).ok());
+  }
+  auto other = claims_of(w2->claim_up_to(10));
+  ASSERT_EQ(other.size(), 3u);
+  EXPECT_EQ(other[0].url, "http://a.pt/artigo/4");
+  EXPECT_TRUE(claims_of(w1->claim_up_to(10)).empty());
+}
+
+TEST_F(SharedFrontierTest, ClaimsOfAHeldHostTakeNoShareOfTheHostsAndAWorkerOfOneConnectionGetsOne) {
+  auto w1 = open(connected("w1", 2)), w2 = open(connected("w2", 1));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 4, 10)).ok());
+  ASSERT_TRUE(w1->add(pages("b.pt", 4, 20)).ok());
+  // Two workers, two hosts: a share of one host each, two URLs of it for w1.
+  ASSERT_TRUE(w2->heartbeat_and_reap().ok());
+  auto mine = claims_of(w1->claim_up_to(10));
+  ASSERT_EQ(mine.size(), 2u);
+  EXPECT_EQ(mine[0].host, "a.pt");
+  EXPECT_EQ(mine[1].host, "a.pt");
+  auto theirs = claims_of(w2->claim_up_to(10));
+  ASSERT_EQ(theirs.size(), 1u);
+  EXPECT_EQ(theirs[0].host, "b.pt");
+}
+
+TEST_F(SharedFrontierTest, AWorkerKilledHoldingSeveralUrlsOfAHostLosesNoneAndTheBudgetIsExact) {
+  SharedFrontierOptions dying = connected("w-dying", 3);
+  dying.lease_ms = 300;
+  SharedFrontierOptions alive = connected("w-alive", 3);
+  alive.dead_after_ms = 300;
+  std::set<std::string> lost;
+  {
+    auto w1 = open_queued(dying, 6, 10);
+    ASSERT_TRUE(w1);
+    for (const Claim& c : claims_of(w1->claim_up_to(10))) lost.insert(c.url);
+    ASSERT_EQ(lost.size(), 3u);
+  }  // gone without releasing, as after kill -9
+  auto w2 = open(alive);
+  ASSERT_TRUE(w2);
+  expect_reaped_after_silence(*w2, 3);  // and its lease has expired
+  std::set<std::string> done;
+  for (int turn = 0; turn < 100; ++turn) {
+    auto r = w2->claim_up_to(10, 0);
+    ASSERT_TRUE(r.ok());
+    if (const auto* none = std::get_if<NoClaim>(&*r)) {
+      if (none->why == NoClaim::Why::kBudgetSpent) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
+    }
+    for (const Claim& c : std::get<std::vector<Claim>>(*r)) {
+      EXPECT_TRUE(done.insert(c.url).second) << c.url << " claimed twice";
+      ASSERT_TRUE(w2->complete(c).ok());
+    }
+  }
+  EXPECT_EQ(done.size(), 6u);
+  for (const auto& url : lost) EXPECT_TRUE(done.count(url)) << url << " lost";
+  auto counts = w2->counts();
+  ASSERT_TRUE(counts.ok());
+  EXPECT_EQ(counts->done, 6);
+  EXPECT_EQ(counts->budget_left, 0);
+}
+
 TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
   auto w1 = open(worker("w1", 300)), w2 = open(worker("w2", 300));
   ASSERT_TRUE(w1 && w2);
