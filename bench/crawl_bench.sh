@@ -4,15 +4,20 @@
 # loopback: --delay-ms 0, 32 connections to the one host), next to a plain
 # Scrapy spider following every link and `wget2 --recursive`, in the same
 # run on the same site. Reports pages, seconds, pages/s and peak RSS
-# (/usr/bin/time -v). Then a crawl that discovers about 1 million URLs
-# (pages with many links, --max-pages small) for peak memory.
+# (/usr/bin/time -v). Then the cost of a shared frontier: the same
+# `--mode general` crawl alone and as one worker against a Redis the script
+# starts on a unix socket (and stops), one after the other, with the
+# worker's pages/s as a share of the lone crawl's. Then a crawl that
+# discovers about 1 million URLs (pages with many links, --max-pages small)
+# for peak memory.
 #
 #   bench/crawl_bench.sh                 5,000-page site + 1M-URL memory run
 #   bench/crawl_bench.sh --pages 20000   a larger site
 #   bench/crawl_bench.sh --no-million    skip the 1M-URL run
+#   bench/crawl_bench.sh --shared-runs 3 lone vs worker 3 times, medians reported
 #   bench/crawl_bench.sh --keep          keep the work folder (site, databases, logs)
 #
-# Needs build/cronista (scripts/setup); CRONISTA_RESOURCES=DIR is passed as
+# Needs build/cronista (scripts/setup) and redis-server; CRONISTA_RESOURCES=DIR is passed as
 # --resources, CRONISTA_BIN overrides the binary. Installs nginx, python3-scrapy and
 # wget2 with apt-get when missing (they are benchmark-only dependencies).
 set -euo pipefail
@@ -21,17 +26,22 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 pages=5000
 million=1
 keep=0
+shared_runs=1
 bin="${CRONISTA_BIN:-$here/build/cronista}"
 while (($#)); do
   case "$1" in
     --pages) pages="$2"; shift 2 ;;
     --no-million) million=0; shift ;;
+    --shared-runs) shared_runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 [[ -x "$bin" ]] || { echo "crawl_bench: $bin not found; run scripts/setup first" >&2; exit 1; }
+[[ "$shared_runs" =~ ^[1-9][0-9]*$ ]] || { echo "crawl_bench: --shared-runs needs a positive number" >&2; exit 2; }
+command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 ||
+  { echo "crawl_bench: redis-server and redis-cli not found; run scripts/setup first" >&2; exit 1; }
 
 need=()
 command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || need+=(nginx)
@@ -47,8 +57,10 @@ nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
 work="$(mktemp -d /tmp/cronista-crawl-bench.XXXXXX)"
 chmod 755 "$work"  # nginx workers run as an unprivileged user
 nginx_pid=""
+redis_pid=""
 cleanup() {
   if [[ -f "$work/nginx.pid" ]]; then kill "$(cat "$work/nginx.pid")" 2>/dev/null || true; fi
+  if [[ -n "$redis_pid" ]]; then kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; fi
   if ((keep)); then echo "crawl_bench: kept $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -186,6 +198,35 @@ if [[ -f "$manual" ]]; then
   row "  temporal, manual patterns only" "$n" "$secs" "$cpu" "$rss_mb"
 fi
 
+# The cost of a shared frontier: lone, then one worker against Redis (a
+# fresh crawl id each run), same site and options, --shared-runs times.
+start_redis() {
+  redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 --dir "$work" --save '' \
+    --appendonly no >"$work/redis.log" 2>&1 &
+  redis_pid=$!
+  for _ in $(seq 1 100); do redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.05; done
+  redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 ||
+    { echo "crawl_bench: redis-server did not start" >&2; cat "$work/redis.log" >&2; exit 1; }
+}
+stop_redis() { kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; redis_pid=""; }
+median() { python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
+start_redis
+lone_rates=(); worker_rates=()
+for run in $(seq 1 "$shared_runs"); do
+  timed "$work/lone$run" "$bin" crawl "${common[@]}" --mode general --db "$work/lone$run.db" "$seed"
+  n="$(crawled "$work/lone$run")"
+  row "lone --mode general (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
+  lone_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
+  timed "$work/worker$run" "$bin" crawl "${common[@]}" --mode general --db "$work/worker$run.db" \
+    --frontier "unix://$work/redis.sock" --crawl-id "bench$run" "$seed"
+  n="$(crawled "$work/worker$run")"
+  row "one worker, Redis (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
+  worker_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
+done
+stop_redis
+lone_median="$(median "${lone_rates[@]}")"
+worker_median="$(median "${worker_rates[@]}")"
+
 timed "$work/scrapy" scrapy runspider "$work/spider.py" -a "start=$seed" -s LOG_LEVEL=WARNING \
   -s CONCURRENT_REQUESTS=32 -s CONCURRENT_REQUESTS_PER_DOMAIN=32 -s DOWNLOAD_DELAY=0 -s ROBOTSTXT_OBEY=True \
   -s TELNETCONSOLE_ENABLED=False -s "COUNT_FILE=$work/scrapy.count"
@@ -201,6 +242,8 @@ for mode in general temporal; do
   printf "cronista --mode %s: %.1fx Scrapy's pages/s\n" "$mode" \
     "$(python3 -c "print(${rate[$mode]}/$scrapy_rate if $scrapy_rate else 0)")"
 done
+printf "shared frontier (median of %s): lone %.1f pages/s, one worker against Redis %.1f pages/s, share %.0f%%\n" \
+  "$shared_runs" "$lone_median" "$worker_median" "$(python3 -c "print(100*$worker_median/$lone_median if $lone_median else 0)")"
 
 if ((million)); then
   # 2,000 pages × 500 links to distinct (missing) URLs each = 1 M URLs
