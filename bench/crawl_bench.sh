@@ -200,6 +200,7 @@ fi
 
 # The cost of a shared frontier: lone, then one worker against Redis (a
 # fresh crawl id each run), same site and options, --shared-runs times.
+# Both without replica detection, which a worker does not do.
 start_redis() {
   redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 --dir "$work" --save '' \
     --appendonly no >"$work/redis.log" 2>&1 &
@@ -213,11 +214,11 @@ median() { python3 -c "import statistics, sys; print(statistics.median(float(x) 
 start_redis
 lone_rates=(); worker_rates=()
 for run in $(seq 1 "$shared_runs"); do
-  timed "$work/lone$run" "$bin" crawl "${common[@]}" --mode general --db "$work/lone$run.db" "$seed"
+  timed "$work/lone$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/lone$run.db" "$seed"
   n="$(crawled "$work/lone$run")"
   row "lone --mode general (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
   lone_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
-  timed "$work/worker$run" "$bin" crawl "${common[@]}" --mode general --db "$work/worker$run.db" \
+  timed "$work/worker$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/worker$run.db" \
     --frontier "unix://$work/redis.sock" --crawl-id "bench$run" "$seed"
   n="$(crawled "$work/worker$run")"
   row "one worker, Redis (run $run)" "$n" "$secs" "$cpu" "$rss_mb"

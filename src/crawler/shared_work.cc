@@ -12,6 +12,9 @@ namespace {
 using SteadyClock = std::chrono::steady_clock;
 // While the shared frontier does not answer, it is tried again this often.
 constexpr auto kRetryEvery = std::chrono::milliseconds(500);
+// What a turn of the crawl loop has for the shared frontier waits at most
+// this long for more free slots to claim with it (SharedCrawl::pump).
+constexpr auto kBatchFor = std::chrono::milliseconds(10);
 }  // namespace
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
@@ -130,8 +133,15 @@ std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {
 }
 
 void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
-  if (SteadyClock::now() < next_try_) return;
-  if (send(want > fetching() ? want - fetching() : 0, accept)) succeeded();
+  const auto now = SteadyClock::now();
+  if (now < next_try_) return;
+  const std::size_t free = want > fetching() ? want - fetching() : 0;
+  // Free slots are claimed a quarter of `want` at a time, so that one round
+  // trip serves several (each waits for the server); sooner when the last
+  // went a while ago or nothing is being fetched.
+  if (free < std::max<std::size_t>(1, want / 4) && fetching() > 0 && now - last_sent_ < kBatchFor) return;
+  last_sent_ = now;
+  if (send(free, accept)) succeeded();
 }
 
 std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {

@@ -182,7 +182,9 @@ class SharedCrawl {
   // Sends what is buffered (found URLs, releases, completions) and claims
   // up to `want` URLs in flight, in one round trip, handing each claim to
   // `accept` (false: the worker has it already; it is completed at once).
-  // The crawl loop pumps at every turn, so what a turn buffers leaves together.
+  // The crawl loop pumps at every turn, so what a turn buffers leaves
+  // together; the trip waits (up to 10 ms after the last) until a quarter
+  // of `want` is free, unless nothing is being fetched.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
@@ -253,7 +255,7 @@ class SharedCrawl {
   std::optional<SharedPull::Why> last_;
   bool unsure_claims_ = false;  // an exchange with claims failed: reconcile() before the next
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
-  std::chrono::steady_clock::time_point next_try_{}, next_beat_{};
+  std::chrono::steady_clock::time_point next_try_{}, next_beat_{}, last_sent_{};
   std::string last_error_;
   std::optional<SharedView> view_;
 };
