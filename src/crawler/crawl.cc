@@ -1874,6 +1874,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     // The next request slot of the budget.
     if (!rate_allows(Clock::now())) next = std::min(next, next_slot_ - fetch_rate_tolerance());
     if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
+    // A round trip to the shared frontier under way: its reply is looked for soon.
+    if (shared_ && shared_->awaiting()) next = std::min(next, Clock::now() + std::chrono::milliseconds(1));
     if (next != Clock::time_point::max()) {
       auto until = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()) + std::chrono::milliseconds(1);
       wait = std::clamp(until, std::chrono::milliseconds(0), wait);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <future>
 #include <string_view>
 #include <unordered_set>
 
@@ -23,6 +24,7 @@ void SharedCrawl::offer(const std::string& url, const std::string& host, bool co
 }
 
 std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<SharedMove>& moves) {
+  quiet();
   if (failing_since_) return std::nullopt;
   if (moves.empty()) return std::vector<std::size_t>{};
   auto r = work_->move_due(moves);
@@ -31,6 +33,7 @@ std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<
 }
 
 std::optional<SharedView> SharedCrawl::view(double fetch_rate) {
+  quiet();
   if (failing_since_) return view_;
   auto v = work_->view(fetch_rate);
   if (!v.ok()) return failed(v.status()), view_;
@@ -47,6 +50,11 @@ void SharedCrawl::failed(const Status& s) {
 }
 
 bool SharedCrawl::send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept) {
+  if (!take(accept)) return false;
+  return start(claims) && take(accept);
+}
+
+bool SharedCrawl::start(std::size_t claims) {
   if (unsure_claims_ && !reconcile()) return false;
   if (offers_.empty() && releases_.empty() && completions_.empty() && claims == 0) return true;
   // Links first: the server queues what a page offered before it frees
@@ -59,23 +67,47 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   x.claims = claims;
   x.held = hosts_fetching();
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
-  SharedReply reply = work_->exchange(x);
+  Trip t;
+  t.offers = offers_.size();
+  t.releases = releases_.size();
+  t.completions = completions_.size();
+  t.claims = claims;
+  // The round trip runs on its own thread: the loop goes on with its
+  // transfers meanwhile, and nothing else uses the connection until the
+  // reply is in (quiet()).
+  t.reply = std::async(std::launch::async, [work = work_, x = std::move(x)] { return work->exchange(x); });
+  trip_ = std::move(t);
+  return true;
+}
+
+void SharedCrawl::quiet() {
+  if (trip_) trip_->reply.wait();
+}
+
+bool SharedCrawl::take(const std::function<bool(const SharedClaim&)>& accept) {
+  if (!trip_) return true;
+  Trip t = std::move(*trip_);
+  trip_.reset();
+  SharedReply reply = t.reply.get();
   Status first = reply.offered;
   for (std::size_t i : reply.fresh)
-    if (i < offers_.size() && offers_[i].from != 0) announced_.push_back(offers_[i].from);
-  if (reply.offered.ok()) offers_.clear();
-  // What was not taken stays buffered and goes again (each is safe to repeat).
-  auto keep_failed = [&](auto* buffer, const std::vector<Status>& done) {
+    if (i < t.offers && offers_[i].from != 0) announced_.push_back(offers_[i].from);
+  if (reply.offered.ok()) offers_.erase(offers_.begin(), offers_.begin() + static_cast<std::ptrdiff_t>(t.offers));
+  // What was not taken stays buffered and goes again (each is safe to
+  // repeat); what was buffered after the trip left waits for the next.
+  auto keep_failed = [&](auto* buffer, const std::vector<Status>& done, std::size_t sent) {
     std::size_t i = 0;
     std::erase_if(*buffer, [&](const auto&) {
-      const Status& s = done[i++];
+      if (i >= sent) return false;
+      const Status s = i < done.size() ? done[i] : Status::Error("no reply from the shared frontier");
+      ++i;
       if (!s.ok() && first.ok()) first = s;
       return s.ok();
     });
   };
-  keep_failed(&releases_, reply.released);
-  keep_failed(&completions_, reply.completed);
-  if (claims > 0) {
+  keep_failed(&releases_, reply.released, t.releases);
+  keep_failed(&completions_, reply.completed, t.completions);
+  if (t.claims > 0) {
     if (!reply.pull.ok()) {
       if (first.ok()) first = reply.pull.status();
     } else {
@@ -89,7 +121,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
         next_try_ = now + (reply.pull->why == SharedPull::Why::kWait
                                ? std::clamp(reply.pull->wait, std::chrono::milliseconds(1), std::chrono::milliseconds(50))
                                : std::chrono::milliseconds(20));
-      } else if (reply.pull->claims.size() < claims) {
+      } else if (reply.pull->claims.size() < t.claims) {
         // Every ready host was taken: none is ready before a release (this
         // worker's own ends the pause at once).
         next_try_ = now + std::chrono::milliseconds(20);
@@ -133,6 +165,10 @@ std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {
 }
 
 void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept) {
+  if (trip_) {
+    if (trip_->reply.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    if (take(accept)) succeeded();
+  }
   const auto now = SteadyClock::now();
   if (now < next_try_) return;
   const std::size_t free = want > fetching() ? want - fetching() : 0;
@@ -141,10 +177,13 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
   // went a while ago or nothing is being fetched.
   if (free < std::max<std::size_t>(1, want / 4) && fetching() > 0 && now - last_sent_ < kBatchFor) return;
   last_sent_ = now;
-  if (send(free, accept)) succeeded();
+  if (!start(free)) return;
+  // A reply already in (a fast server) is taken at once.
+  if (trip_ && trip_->reply.wait_for(std::chrono::seconds(0)) == std::future_status::ready && take(accept)) succeeded();
 }
 
 std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
+  quiet();
   if (failing_since_) return std::nullopt;
   auto r = work_->robots(host);
   if (!r.ok()) return failed(r.status()), std::nullopt;
@@ -152,6 +191,7 @@ std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
 }
 
 void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) {
+  quiet();
   if (failing_since_) return;
   if (Status s = work_->share_robots(host, robots, ttl); !s.ok()) failed(s);
 }
@@ -159,6 +199,7 @@ void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robo
 void SharedCrawl::beat() {
   const auto now = SteadyClock::now();
   if (now < next_beat_ || now < next_try_) return;
+  quiet();
   // Claims being fetched hold their hosts; finished ones released theirs
   // (the heartbeat keeps their URLs this worker's until they are stored).
   // One renewal per host, however many of its URLs are being fetched.
@@ -207,7 +248,8 @@ void SharedCrawl::committed(std::uint64_t job) {
 
 std::optional<std::string> SharedCrawl::ended(bool idle) const {
   if (failing_since_ && SteadyClock::now() - *failing_since_ >= patience_) return "frontier-lost";
-  if (!idle || held() > 0 || !offers_.empty() || !releases_.empty() || !completions_.empty() || failing_since_)
+  if (!idle || trip_ || held() > 0 || !offers_.empty() || !releases_.empty() || !completions_.empty() ||
+      failing_since_)
     return std::nullopt;
   if (last_ == SharedPull::Why::kBudgetSpent) return "max-pages";
   if (last_ == SharedPull::Why::kEmpty) return "frontier-empty";
@@ -215,6 +257,8 @@ std::optional<std::string> SharedCrawl::ended(bool idle) const {
 }
 
 std::size_t SharedCrawl::stop() {
+  const auto keep = [](const SharedClaim&) { return true; };
+  take(keep);  // its claims are held, and go back below
   if (unsure_claims_) reconcile();
   for (auto it = held_.begin(); it != held_.end();) {
     if (!work_->give_back(it->second).ok()) {
@@ -224,7 +268,7 @@ std::size_t SharedCrawl::stop() {
     released_.erase(it->first);
     it = held_.erase(it);
   }
-  send(0, [](const SharedClaim&) { return true; });
+  send(0, keep);
   const std::size_t left = held() + offers_.size() + releases_.size() + completions_.size();
   if (left == 0) work_->leave();  // best effort: unheard, the worker is reaped after its silence
   if (left > 0)

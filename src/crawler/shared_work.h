@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -184,7 +185,8 @@ class SharedCrawl {
   // `accept` (false: the worker has it already; it is completed at once).
   // The crawl loop pumps at every turn, so what a turn buffers leaves
   // together; the trip waits (up to 10 ms after the last) until a quarter
-  // of `want` is free, unless nothing is being fetched.
+  // of `want` is free, unless nothing is being fetched. The trip runs while
+  // the loop goes on: its claims come at the pump that finds its reply in.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
@@ -219,9 +221,19 @@ class SharedCrawl {
   std::size_t fetching() const { return held_.size() - released_.size(); }
   // When pump() asks the shared frontier again (after a wait or a failure).
   std::chrono::steady_clock::time_point next_try() const { return next_try_; }
+  // A round trip is under way: the next pump() takes its reply once it is in.
+  bool awaiting() const { return trip_.has_value(); }
+  // Waits until the round trip under way (if any) has its reply.
+  void quiet();
 
  private:
+  // A round trip and its reply, at once.
   bool send(std::size_t claims, const std::function<bool(const SharedClaim&)>& accept);
+  // A round trip with what is buffered and `claims`, left under way (none
+  // when there is nothing to say); take() reads its reply, hands the
+  // claims to `accept` and keeps what failed buffered (false then).
+  bool start(std::size_t claims);
+  bool take(const std::function<bool(const SharedClaim&)>& accept);
   // The distinct hosts of the claims still being fetched.
   std::size_t hosts_fetching() const;
   // After an exchange whose claims may have been made without the reply
@@ -258,6 +270,13 @@ class SharedCrawl {
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{}, last_sent_{};
   std::string last_error_;
   std::optional<SharedView> view_;
+  // The round trip under way: its reply, and how many of each buffer (from
+  // the front) and how many claims it carries.
+  struct Trip {
+    std::future<SharedReply> reply;
+    std::size_t offers = 0, releases = 0, completions = 0, claims = 0;
+  };
+  std::optional<Trip> trip_;
 };
 
 }  // namespace cronista::crawler
