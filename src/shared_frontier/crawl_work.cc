@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <variant>
 
 #include <nlohmann/json.hpp>
@@ -116,13 +117,17 @@ class RedisWork : public crawler::SharedWork {
     return Status::Ok();
   }
 
-  // One round trip (SharedFrontier::exchange), and a second only to move
-  // up queued URLs whose links, counted over all workers, rose.
+  // One round trip (SharedFrontier::exchange). The queued URLs whose
+  // links, counted over all workers, rose move up in the next one (after
+  // the offers of this one: seen, so only moved, never queued again).
   crawler::SharedReply exchange(const crawler::SharedExchange& x) override {
     SharedFrontier::Exchange e;
-    e.add.reserve(x.offers.size());
+    e.add.reserve(x.offers.size() + up_.size());
     for (const auto& u : x.offers)
       e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
+    const std::size_t offered = e.add.size();
+    e.add.insert(e.add.end(), std::make_move_iterator(up_.begin()), std::make_move_iterator(up_.end()));
+    up_.clear();
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
@@ -133,7 +138,15 @@ class RedisWork : public crawler::SharedWork {
     e.held = static_cast<int>(x.held);
     auto r = f_->exchange(e);
     crawler::SharedReply out;
-    out.offered = r.added.ok() ? move_up(x.offers, e.add, r.linked) : r.added;
+    out.offered = r.added;
+    if (r.added.ok()) {
+      move_up(x.offers, e.add, r.linked);
+    } else {
+      // Not known to be queued: the offers go again; the moves wait for the next trip.
+      up_.assign(std::make_move_iterator(e.add.begin() + static_cast<std::ptrdiff_t>(offered)),
+                 std::make_move_iterator(e.add.end()));
+    }
+    std::erase_if(r.fresh, [&](std::size_t i) { return i >= offered; });
     out.fresh = std::move(r.fresh);
     out.released = std::move(r.released);
     out.completed = std::move(r.settled);
@@ -141,20 +154,17 @@ class RedisWork : public crawler::SharedWork {
     return out;
   }
 
-  // Queued URLs whose links, counted over all workers, rose: each moves up
-  // to the priority of its count (seen, so only moved, never queued again).
-  Status move_up(const std::vector<crawler::SharedUrl>& urls, const std::vector<QueuedUrl>& q,
-                 const std::vector<Linked>& linked) {
-    std::vector<QueuedUrl> up;
+  // Queued URLs whose links, counted over all workers, rose: each is to
+  // move up to the priority of its count, with the next round trip.
+  void move_up(const std::vector<crawler::SharedUrl>& urls, const std::vector<QueuedUrl>& q,
+               const std::vector<Linked>& linked) {
     for (const Linked& l : linked) {
+      if (l.index >= urls.size()) continue;  // a move itself (it counts no link)
       QueuedUrl u = q[l.index];
       u.priority = crawler::priority_for(static_cast<std::uint32_t>(l.backlinks), urls[l.index].penalty);
       u.backlinks = 0;
-      if (u.priority < q[l.index].priority) up.push_back(std::move(u));
+      if (u.priority < q[l.index].priority) up_.push_back(std::move(u));
     }
-    if (up.empty()) return Status::Ok();
-    auto moved = f_->add(up);
-    return moved.ok() ? Status::Ok() : moved.status();
   }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
@@ -217,6 +227,7 @@ class RedisWork : public crawler::SharedWork {
 
  private:
   std::unique_ptr<SharedFrontier> f_;
+  std::vector<QueuedUrl> up_;  // moves up for the next round trip
 };
 
 }  // namespace

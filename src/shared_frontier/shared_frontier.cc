@@ -315,47 +315,58 @@ redis.call('ZADD', p .. 'workers', now, worker)
 return now
 )lua";
 
-// ARGV: prefix, worker, host, host_gap_ms, address_gap_ms, address ('' if
-// unknown). The host's address is recorded; one of this worker's URLs of
-// the host is released (release_host): with the last, the lease ends and
-// the host (and its address) is ready again after its gaps from now; the
-// URL stays in flight. Returns now.
+// ARGV: prefix, worker, host_gap_ms, address_gap_ms, then for each
+// transfer ended: host, address ('' if unknown). The host's address is
+// recorded; one of this worker's URLs of the host is released
+// (release_host): with the last, the lease ends and the host (and its
+// address) is ready again after its gaps from now; the URL stays in
+// flight. Returns now.
 constexpr const char* kRelease = R"lua(
-local p, worker, host = ARGV[1], ARGV[2], ARGV[3]
+local p, worker = ARGV[1], ARGV[2]
+local host_gap, gap = tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
-if ARGV[6] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[6]) end
-if not release_host(p, worker, host) then return now end
-redis.call('ZADD', p .. 'hosts', now + tonumber(ARGV[4]), host)
-local addr = redis.call('HGET', p .. 'host_addr', host)
-local gap = tonumber(ARGV[5])
-if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
+for i = 5, #ARGV - 1, 2 do
+  local host = ARGV[i]
+  if ARGV[i + 1] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[i + 1]) end
+  if release_host(p, worker, host) then
+    redis.call('ZADD', p .. 'hosts', now + host_gap, host)
+    local addr = redis.call('HGET', p .. 'host_addr', host)
+    if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
+  end
+end
 return now
 )lua";
 
-// ARGV: prefix, worker, url, refund, host, due_ms, copy. The URL leaves
+// ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy. The URL leaves
 // this worker's in-flight set for good (its page is stored), counted done
 // or its page returned to the budget; a revisit (a URL with a copy already)
 // costs the budget nothing. With due_ms ('' for none), the URL's copy is
 // kept and it falls due for a revisit at due_ms, by any worker: both in one
 // step with the settling, so that a worker killed at any moment leaves the
 // URL in flight (returned when it is reaped) or scheduled, never lost.
-// Returns whether it was still in flight.
+// A URL no longer in flight is left alone. Returns how many were still in flight.
 constexpr const char* kSettle = R"lua(
-local p, worker, url = ARGV[1], ARGV[2], ARGV[3]
-if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 0 then return 0 end
-if redis.call('HEXISTS', p .. 'copy', url) == 0 then
-  if ARGV[4] == '1' then
-    if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
-  else
-    redis.call('INCR', p .. 'done')
+local p, worker = ARGV[1], ARGV[2]
+local n = 0
+for i = 3, #ARGV - 4, 5 do
+  local url = ARGV[i]
+  if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 1 then
+    n = n + 1
+    if redis.call('HEXISTS', p .. 'copy', url) == 0 then
+      if ARGV[i + 1] == '1' then
+        if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
+      else
+        redis.call('INCR', p .. 'done')
+      end
+    end
+    if ARGV[i + 3] ~= '' then
+      redis.call('HSET', p .. 'copy', url, ARGV[i + 4])
+      redis.call('ZADD', p .. 'due', ARGV[i + 3], url)
+      redis.call('HSET', p .. 'due_host', url, ARGV[i + 2])
+    end
   end
 end
-if ARGV[6] ~= '' then
-  redis.call('HSET', p .. 'copy', url, ARGV[7])
-  redis.call('ZADD', p .. 'due', ARGV[6], url)
-  redis.call('HSET', p .. 'due_host', url, ARGV[5])
-end
-return 1
+return n
 )lua";
 
 // ARGV: prefix, url, host, due_ms, copy. The URL's copy is kept and it
@@ -621,19 +632,25 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   std::vector<Call> calls;
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch)
     calls.push_back(Call{&kAddScript, add_args(x.add, i, std::min(kAddBatch, x.add.size() - i))});
-  for (const auto& [c, address] : x.releases) calls.push_back(Call{&kReleaseScript, release_args(c, address)});
-  for (const Settle& st : x.settles) calls.push_back(Call{&kSettleScript, settle_args(st)});
+  // The releases in one script, the settles in another.
+  if (!x.releases.empty()) calls.push_back(Call{&kReleaseScript, release_args(x.releases)});
+  if (!x.settles.empty()) calls.push_back(Call{&kSettleScript, settle_args(x.settles)});
   if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch, ++k)
     if (auto r = added_from(replies[k], i, &out.linked, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
-  for (const auto& [c, address] : x.releases)
-    out.released.push_back(replies[k++].ok() ? Status::Ok() : failed("releasing " + c.host, replies[k - 1].status()));
-  for (const Settle& st : x.settles)
-    out.settled.push_back(replies[k++].ok() ? Status::Ok()
-                                            : failed("settling " + st.claim.url, replies[k - 1].status()));
+  if (!x.releases.empty()) {
+    const auto& r = replies[k++];
+    for (const auto& [c, address] : x.releases)
+      out.released.push_back(r.ok() ? Status::Ok() : failed("releasing " + c.host, r.status()));
+  }
+  if (!x.settles.empty()) {
+    const auto& r = replies[k++];
+    for (const Settle& st : x.settles)
+      out.settled.push_back(r.ok() ? Status::Ok() : failed("settling " + st.claim.url, r.status()));
+  }
   if (x.claims > 0) out.claimed = claims_of(replies[k]);
   return out;
 }
@@ -646,24 +663,32 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   return static_cast<std::int64_t>(r->integer);
 }
 
-std::vector<std::string> SharedFrontier::release_args(const Claim& c, const std::string& address) const {
-  return {prefix(), options_.worker_id, c.host, std::to_string(options_.host_gap_ms),
-          std::to_string(options_.address_gap_ms), address};
+std::vector<std::string> SharedFrontier::release_args(const std::vector<std::pair<Claim, std::string>>& ended) const {
+  std::vector<std::string> args = {prefix(), options_.worker_id, std::to_string(options_.host_gap_ms),
+                                   std::to_string(options_.address_gap_ms)};
+  for (const auto& [c, address] : ended) {
+    args.push_back(c.host);
+    args.push_back(address);
+  }
+  return args;
 }
 
 Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address) {
-  auto r = redis_->script(kReleaseScript, {}, release_args(c, address));
+  auto r = redis_->script(kReleaseScript, {}, release_args({{c, address}}));
   if (!r.ok()) return failed("releasing " + c.host, r.status());
   return static_cast<std::int64_t>(r->integer);
 }
 
-std::vector<std::string> SharedFrontier::settle_args(const Settle& st) const {
-  return {prefix(), options_.worker_id, st.claim.url, st.refund ? "1" : "0", st.claim.host,
-          st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : ""};
+std::vector<std::string> SharedFrontier::settle_args(const std::vector<Settle>& settles) const {
+  std::vector<std::string> args = {prefix(), options_.worker_id};
+  for (const Settle& st : settles)
+    args.insert(args.end(), {st.claim.url, st.refund ? "1" : "0", st.claim.host,
+                             st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : ""});
+  return args;
 }
 
 Status SharedFrontier::settle(const Settle& st) {
-  auto r = redis_->script(kSettleScript, {}, settle_args(st));
+  auto r = redis_->script(kSettleScript, {}, settle_args({st}));
   return r.ok() ? Status::Ok() : failed("settling " + st.claim.url, r.status());
 }
 

@@ -241,10 +241,10 @@ class SharedFrontier {
   Result<std::vector<std::size_t>> move_due(const std::vector<DueMove>& moves);
 
   // What one round trip to the server carries, run in this order: the
-  // URLs to queue (add()), the releases (release(), with the address),
-  // the settles (settle(), with refund), then claim_up_to(claims) when
-  // claims > 0. Each script is atomic by itself, as the method it stands
-  // for; the server runs them in order, but another worker's scripts may
+  // URLs to queue (add()), the releases (release(), with the address; all
+  // in one script), the settles (settle(), with refund; all in one script),
+  // then claim_up_to(claims) when claims > 0. Each script is atomic by
+  // itself, as the methods it stands for; the server runs them in order, but another worker's scripts may
   // run between two. After a lost connection, those not answered fail
   // (and may have run: each is safe to send again, except that the links
   // of URLs queued again are counted again).
@@ -278,8 +278,8 @@ class SharedFrontier {
   static constexpr std::size_t kAddBatch = 256;  // URLs per add script
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
   std::vector<std::string> claim_args(int n, int held) const;
-  std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
-  std::vector<std::string> settle_args(const Settle& st) const;
+  std::vector<std::string> release_args(const std::vector<std::pair<Claim, std::string>>& ended) const;
+  std::vector<std::string> settle_args(const std::vector<Settle>& settles) const;
 
   std::unique_ptr<RedisConnection> redis_;
   SharedFrontierOptions options_;
