@@ -34,7 +34,7 @@ while (($#)); do
     --no-million) million=0; shift ;;
     --shared-runs) shared_runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
