@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "crawler/crawl_support.h"
+#include "crawler/stamping_server.h"
 #include "redis_server.h"
 #include "crawler/crawl_shards.h"
 #include "shared_frontier/shared_frontier.h"
@@ -221,6 +222,47 @@ TEST(SharedCrawlHostConnections, TheWorkersNeverHaveMoreThanTheHostsConnectionsO
   const auto all = history(tmp, names);
   EXPECT_EQ(all.size(), static_cast<std::size_t>(kBudget));
   EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "a page is in two shards";
+}
+
+// With several connections per host, a host's requests still start
+// --delay-ms apart at the server's clock, with two workers sharing the
+// crawl (the holder paces its own; a next holder waits the gap after the
+// last release).
+TEST(SharedCrawlHostConnections, AHostsRequestsStartTheDelayApartWithSeveralConnectionsAndTwoWorkers) {
+  testing::RedisServer redis;
+  if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  constexpr int kDelay = 60, kArticles = 10;
+  std::map<std::string, std::string> pages;
+  std::string links;
+  for (int i = 0; i < kArticles; ++i) {
+    links += "<a href=\"/artigo/" + std::to_string(i) + "\">Notícia de 1942</a> ";
+    pages["/artigo/" + std::to_string(i)] = html("<p>Em março de 1942 o porto reabriu.</p>");
+  }
+  pages["/"] = html("<p>" + links + "</p>");
+  testing::StampingServer server(pages);
+  TempDir tmp;
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names)
+    workers.push_back(spawn_cronista({"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db",
+                                      (tmp / (n + ".db")).string(), "--delay-ms", std::to_string(kDelay),
+                                      "--host-connections", "4", "--connections", "8", "--quiet", "--frontier",
+                                      redis.uri(), "--crawl-id", "pausa", "--lease-ms", "1000", server.url("/")},
+                                     (tmp / (n + ".err")).string()));
+  expect_clean_exits(tmp, workers, names);
+  const auto arrivals = server.arrivals();
+  EXPECT_EQ(server.unstamped(), 0);
+  ASSERT_EQ(arrivals.size(), static_cast<std::size_t>(kArticles + 2));  // robots.txt and the index too
+  for (std::size_t i = 1; i < arrivals.size(); ++i) {
+    const auto gap = std::chrono::duration_cast<std::chrono::microseconds>(arrivals[i].at - arrivals[i - 1].at);
+    EXPECT_GE(gap.count(), (kDelay - 1) * 1000) << arrivals[i - 1].path << " → " << arrivals[i].path;
+  }
+  // A worker that downloaded nothing keeps no shard (the holder of the one
+  // host may keep it to the end: its lease ends only with its last URL).
+  std::vector<std::string> shards;
+  for (const auto& n : names)
+    if (std::filesystem::exists(tmp / (n + ".db"))) shards.push_back(n);
+  EXPECT_EQ(history(tmp, shards).size(), static_cast<std::size_t>(kArticles + 1));
 }
 
 TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAnEmptyFrontier) {
