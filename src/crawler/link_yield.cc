@@ -24,6 +24,13 @@ double LinkYield::estimate(int priority) const {
   return (relevant + 1.0) / (fetched + 2.0);
 }
 
+std::vector<double> LinkYield::estimates() const {
+  std::vector<double> out;
+  out.reserve(bands_.size());
+  for (std::size_t i = 0; i < bands_.size(); ++i) out.push_back(estimate(static_cast<int>(i) * band_));
+  return out;
+}
+
 std::int64_t LinkYield::fetched(int priority) const {
   const Band* b = find(priority);
   return b ? b->fetched : 0;

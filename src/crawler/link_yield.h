@@ -21,6 +21,10 @@ class LinkYield {
   // irrelevant page assumed (Laplace): 0.5 for a band never fetched.
   double estimate(int priority) const;
   std::int64_t fetched(int priority) const;
+  // The width of a band, and estimate() of each band from priority 0 to the
+  // last one that learned anything.
+  int band() const { return band_; }
+  std::vector<double> estimates() const;
 
  private:
   struct Band {

@@ -53,6 +53,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
   for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
   x.held = fetching();
+  x.slot_rule = slot_rule_;
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
   SharedReply reply = work_->exchange(x);
   Status first = reply.offered;

@@ -68,6 +68,20 @@ struct SharedRobots {
   std::string body;
 };
 
+// The free-slot rule of a lone temporal crawl (crawl.h) for the shared
+// frontier's claims: a ready host's best new URL waits while a URL better by
+// more than `slack` waits on a host busy or ready within `lookahead`,
+// unless it is worth a page of the budget, judged from the budget left,
+// the URLs queued and `estimates`: the relevant share of the pages this
+// worker fetched through links of each band of `band` priorities (LinkYield),
+// from priority 0. A slack of -1 serves every ready host.
+struct SharedSlotRule {
+  int slack = -1;
+  std::chrono::milliseconds lookahead{0};
+  int band = 10;
+  std::vector<double> estimates;
+};
+
 // What one round trip to the shared frontier carries, done in this order.
 struct SharedExchange {
   std::vector<SharedUrl> offers;  // to queue (a queued one moves up: its backlinks are counted over all workers)
@@ -82,6 +96,7 @@ struct SharedExchange {
   // holds and politeness allows now, one per host; `held`: the hosts this
   // worker holds (claimed, not released), as its share of the hosts counts them.
   std::size_t claims = 0, held = 0;
+  SharedSlotRule slot_rule;  // which new URLs the claims may take
 };
 
 struct SharedPull {
@@ -182,6 +197,8 @@ class SharedCrawl {
   // `accept` (false: the worker has it already; it is completed at once).
   // The crawl loop pumps at every turn, so what a turn buffers leaves together.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
+  // The rule the claims of the next pumps follow.
+  void set_slot_rule(SharedSlotRule rule) { slot_rule_ = std::move(rule); }
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
   // page is analysed and stored.
@@ -229,6 +246,7 @@ class SharedCrawl {
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
+  SharedSlotRule slot_rule_;
   std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released

@@ -28,6 +28,27 @@ local function any_inflight(p)
 end
 )lua";
 
+// The index of the new-URL queues that the free-slot rule reads (claim):
+// 'qbest', each host with a queue by its best score, and 'qprio', how many
+// URLs are queued at each priority (a score's priority is its multiple of
+// 2^32). Every script that changes a queue keeps both.
+constexpr const char* kQueueIndex = R"lua(
+local function priority_of(score) return math.floor(tonumber(score) / 4294967296) end
+local function count_priority(p, score, delta)
+  local prio = tostring(priority_of(score))
+  if redis.call('HINCRBY', p .. 'qprio', prio, delta) <= 0 then redis.call('HDEL', p .. 'qprio', prio) end
+end
+-- A URL joined host's queue (or moved up in it) with `score`.
+local function indexed(p, host, score)
+  redis.call('ZADD', p .. 'qbest', 'LT', score, host)
+end
+-- A URL left host's queue: its best is the next one, if any.
+local function unindexed(p, host)
+  local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
+  if #top > 0 then redis.call('ZADD', p .. 'qbest', top[2], host) else redis.call('ZREM', p .. 'qbest', host) end
+end
+)lua";
+
 // Returns a worker's in-flight URL to its host's queue with its score, and
 // the page to the budget; a revisit (a URL with a copy in 'copy') goes back
 // to its host's revisits, due now, and costs the budget nothing. `v` is the
@@ -41,6 +62,8 @@ local function requeue(p, worker, url, v)
     redis.call('ZADD', p .. 'r:' .. host, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), url)
   else
     redis.call('ZADD', p .. 'q:' .. host, score, url)
+    count_priority(p, score, 1)
+    indexed(p, host, score)
     redis.call('SADD', p .. 'qhosts', host)
     if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
   end
@@ -67,6 +90,8 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
+    count_priority(p, prio * 4294967296, 1)
+    indexed(p, host, prio * 4294967296 + s)
     redis.call('SADD', p .. 'qhosts', host)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
     if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
@@ -77,7 +102,12 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     local cur = redis.call('ZSCORE', q, url)
     if cur then
       local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
-      if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
+      if score < tonumber(cur) then
+        redis.call('ZADD', q, score, url)
+        count_priority(p, cur, -1)
+        count_priority(p, score, 1)
+        indexed(p, host, score)
+      end
       if links > 0 then
         local total = links + 1
         if redis.call('HEXISTS', p .. 'links', url) == 1 then
@@ -95,7 +125,7 @@ return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
-// new_share. Claims up to n URLs, each of another ready host: the same as
+// new_share, slack, lookahead_ms, band, estimates. Claims up to n URLs, each of another ready host: the same as
 // n claims of one in a row. A worker holding `held` hosts gets no more than
 // its share of the hosts with queues (their number over the workers seen
 // within a lease), so that one worker releasing and claiming in one round
@@ -103,6 +133,19 @@ return {added, linked, fresh}
 // claimed host's address is busy until the host is released (or its lease
 // ends), so that hosts on one address are fetched one at a time (and one
 // claim takes one host of an address).
+//
+// The free-slot rule of a lone temporal crawl (crawl.h), with slack >= 0:
+// a ready host's best new URL waits while a URL better by more than the
+// slack is queued on a host that is leased (being fetched) or ready within
+// lookahead_ms ('qbest' gives them best first; the first 64 are looked at),
+// unless it is worth a page of the budget: with no budget always; else when
+// it ranks among the best queued URLs that the pages left would reach
+// ('qprio'), or when the claiming worker's estimate for its band of
+// priorities (`estimates`: the relevant share of the pages it fetched
+// through links of each band of `band` priorities, comma-separated, from
+// priority 0; 0.5 for a band not listed) is at least that of the last URL
+// the budget reaches. A slack of -1 serves every ready host (the general
+// crawl). A crawl queued by a version without the index holds nothing back.
 //
 // Revisits: the URLs of 'due' whose time has come join their host's
 // revisits (r:HOST, by due time). New URLs and revisits share one budget
@@ -123,6 +166,8 @@ local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
 local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local new_share = tonumber(ARGV[8])
+local slack, lookahead = tonumber(ARGV[9] or '-1'), tonumber(ARGV[10] or '0')
+local band, estimates = math.max(1, tonumber(ARGV[11] or '10')), ARGV[12] or ''
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
@@ -163,7 +208,10 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
     if free then
       local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
       local rtop = redis.call('ZRANGE', p .. 'r:' .. host, 0, 0, 'WITHSCORES')
-      if #top == 0 then redis.call('SREM', p .. 'qhosts', host) end
+      if #top == 0 then
+        redis.call('SREM', p .. 'qhosts', host)
+        redis.call('ZREM', p .. 'qbest', host)
+      end
       if #top == 0 and #rtop == 0 then
         redis.call('ZREM', p .. 'hosts', host)
       else
@@ -181,6 +229,55 @@ local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
 local share = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
 want = math.min(want, share - held)
 if want <= 0 then return {'wait', tostring(now + 20), tostring(now)} end
+-- The free-slot rule: new URLs of a priority above hold_above wait, unless worth a slot.
+local hold_above
+if slack >= 0 and not (left and left <= 0) then
+  local best = redis.call('ZRANGE', p .. 'qbest', 0, 63, 'WITHSCORES')
+  for i = 1, #best, 2 do
+    local at = redis.call('ZSCORE', p .. 'hosts', best[i])
+    if redis.call('EXISTS', p .. 'lease:' .. best[i]) == 1 or (at and tonumber(at) <= now + lookahead) then
+      hold_above = priority_of(best[i + 1]) + slack
+      break
+    end
+  end
+end
+local marginal, marginal_known = nil, false
+local function marginal_priority()  -- the priority of the last queued URL the pages left reach (nil: all)
+  if not marginal_known then
+    marginal_known = true
+    local counts = redis.call('HGETALL', p .. 'qprio')
+    local prios = {}
+    for i = 1, #counts, 2 do prios[#prios + 1] = {tonumber(counts[i]), tonumber(counts[i + 1])} end
+    table.sort(prios, function(a, b) return a[1] < b[1] end)
+    local seen = 0
+    for _, pc in ipairs(prios) do
+      seen = seen + pc[2]
+      if seen >= left then
+        marginal = pc[1]
+        break
+      end
+    end
+  end
+  return marginal
+end
+local est = {}
+for e in string.gmatch(estimates, '[^,]+') do est[#est + 1] = tonumber(e) end
+local function estimate(prio) return est[math.floor(math.max(0, prio) / band) + 1] or 0.5 end
+local function holds(score)
+  if not hold_above then return false end
+  local prio = priority_of(score)
+  if prio <= hold_above or not left then return false end
+  local m = marginal_priority()
+  if not m or prio <= m then return false end
+  return estimate(prio) < estimate(m)
+end
+local held_back = false
+for _, r in ipairs(ready) do
+  if r[3] and holds(r[3]) then
+    r[3] = false
+    held_back = true
+  end
+end
 local owed = tonumber(redis.call('GET', p .. 'owed') or '0')
 local out = {'url', tostring(now)}
 local busy = {}  -- addresses claimed by this call
@@ -204,6 +301,8 @@ while #out < 2 + want * 4 do
     if best_new then owed = owed + new_share end
   else
     top = redis.call('ZPOPMIN', p .. 'q:' .. host)
+    count_priority(p, top[2], -1)
+    unindexed(p, host)
     if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
     redis.call('INCR', p .. 'new_claims')
     redis.call('HDEL', p .. 'links', top[1])
@@ -227,6 +326,8 @@ while #out < 2 + want * 4 do
   out[#out + 1] = revisit and ('r' .. (redis.call('HGET', p .. 'copy', top[1]) or '')) or ''
 end
 redis.call('SET', p .. 'owed', tostring(owed))
+-- Better URLs are on hosts soon ready: claim again shortly.
+if #out == 2 and held_back then return {'wait', tostring(now + 20), tostring(now)} end
 -- The budget is spent and no ready host has a revisit due: one may come.
 if #out == 2 then return {'wait', tostring(now + 50), tostring(now)} end
 return out
@@ -408,10 +509,10 @@ return 1
 )lua";
 
 // Each script with the Lua functions it calls, put together once.
-const std::string kAddScript = kAdd;
-const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
+const std::string kAddScript = std::string(kQueueIndex) + kAdd;
+const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kComplete;
-const std::string kGiveBackScript = std::string(kRequeue) + kGiveBack;
+const std::string kGiveBackScript = std::string(kQueueIndex) + kRequeue + kGiveBack;
 const std::string kReleaseScript = std::string(kNow) + kRelease;
 const std::string kSettleScript = kSettle;
 const std::string kScheduleScript = kSchedule;
@@ -419,7 +520,7 @@ const std::string kRenewScript = kRenew;
 const std::string kViewScript = std::string(kNow) + kView;
 const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
-const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
+const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
 
@@ -529,7 +630,12 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std:
   return added;
 }
 
-std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
+std::vector<std::string> SharedFrontier::claim_args(int n, int held, const SlotRule& rule) const {
+  std::string estimates;
+  for (double e : rule.estimates) {
+    if (!estimates.empty()) estimates += ',';
+    estimates += std::to_string(e);
+  }
   return {prefix(),
           options_.worker_id,
           std::to_string(options_.lease_ms),
@@ -537,11 +643,15 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
           std::to_string(options_.address_gap_ms),
           std::to_string(std::max(1, n)),
           std::to_string(std::max(0, held)),
-          std::to_string(options_.new_share)};
+          std::to_string(options_.new_share),
+          std::to_string(rule.slack),
+          std::to_string(std::max(0, rule.lookahead_ms)),
+          std::to_string(std::max(1, rule.band)),
+          estimates};
 }
 
-Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {
-  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held)));
+Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held, const SlotRule& rule) {
+  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held, rule)));
 }
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
@@ -560,7 +670,7 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     calls.push_back(Call{&kAddScript, add_args(x.add, i, std::min(kAddBatch, x.add.size() - i))});
   for (const auto& [c, address] : x.releases) calls.push_back(Call{&kReleaseScript, release_args(c, address)});
   for (const Settle& st : x.settles) calls.push_back(Call{&kSettleScript, settle_args(st)});
-  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
+  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held, x.slot_rule)});
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;

@@ -20,6 +20,8 @@
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
 //   qhosts          SET    the hosts with new URLs queued
+//   qbest           ZSET   host → its queue's best score (hosts with new URLs queued)
+//   qprio           HASH   priority → new URLs queued with it
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
 //   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
 //   budget          STRING pages left to claim (absent: no budget)
@@ -102,6 +104,21 @@ struct Settle {
   std::optional<NextVisit> next;
 };
 
+// The free-slot rule of a lone temporal crawl (crawler/crawl.h), for
+// claims: a ready host's best new URL waits while a URL better by more than
+// `slack` is queued on a host leased or ready within `lookahead_ms`, unless
+// it is worth a page of the budget (no budget; among the best queued URLs
+// the pages left reach; or its band's estimate at least that of the last
+// of those). `estimates`: the relevant share of the pages fetched through
+// links of each band of `band` priorities, from priority 0. A slack of -1
+// serves every ready host.
+struct SlotRule {
+  int slack = -1;
+  int lookahead_ms = 0;
+  int band = 10;
+  std::vector<double> estimates;
+};
+
 // What claim() says when it hands out nothing.
 struct NoClaim {
   enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
@@ -162,8 +179,9 @@ class SharedFrontier {
   // claim() calls in a row, in one atomic script (none when it says why).
   // A worker holding `held` hosts (claimed, not released) gets at most its
   // share of the hosts with queues, their number over the workers that
-  // claimed within a lease (a 'wait' when it holds its share).
-  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0);
+  // claimed within a lease (a 'wait' when it holds its share). New URLs
+  // follow `rule` (a 'wait' when it holds back every ready one).
+  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0, const SlotRule& rule = {});
 
   // The transfer of a claimed URL has ended (whatever its outcome): the
   // host and its address are ready again after their gaps from now, and the
@@ -238,6 +256,7 @@ class SharedFrontier {
     std::vector<Settle> settles;
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
+    SlotRule slot_rule;  // for claim_up_to()
   };
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
@@ -261,7 +280,7 @@ class SharedFrontier {
   std::string prefix() const { return "cronista:" + options_.crawl_id + ":"; }
   static constexpr std::size_t kAddBatch = 256;  // URLs per add script
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
-  std::vector<std::string> claim_args(int n, int held) const;
+  std::vector<std::string> claim_args(int n, int held, const SlotRule& rule) const;
   std::vector<std::string> release_args(const Claim& c, const std::string& address) const;
   std::vector<std::string> settle_args(const Settle& st) const;
 

@@ -238,6 +238,53 @@ TEST_F(SharedFrontierTest, ClaimsOfSeveralHostsAtOnceKeepTheOrderTheAddressAndTh
   EXPECT_EQ(last->front().url, "http://b.pt/artigo/1");
 }
 
+// The lone temporal crawl's free-slot rule, kept by the claims: while a
+// worker fetches from the host with the best links, another worker's
+// ready host with worse links waits, unless its link is worth a page of the
+// budget (the pages left reach it, or links like it have proved as relevant).
+TEST_F(SharedFrontierTest, AWorseUrlWaitsForABetterOneOnABusyHostUnlessItIsWorthAPageOfTheBudget) {
+  // Bands of 10 priorities: links of priority 10-19 led to relevant pages
+  // 9 times in 10, links of priority 100-109 once in 10.
+  SlotRule rule;
+  rule.slack = 0;
+  rule.lookahead_ms = 2000;
+  rule.band = 10;
+  rule.estimates.assign(11, 0.5);
+  rule.estimates[1] = 0.9;
+  rule.estimates[10] = 0.1;
+  auto claim_host = [](SharedFrontier& f, const SlotRule& r) -> std::string {
+    auto got = f.claim_up_to(1, 0, r);
+    if (!got.ok()) return "error: " + got.status().message();
+    if (auto* claims = std::get_if<std::vector<Claim>>(&*got); claims && !claims->empty()) return claims->front().host;
+    return std::get<NoClaim>(*got).why == NoClaim::Why::kWait ? "wait" : "other";
+  };
+  SlotRule as_good = rule;
+  as_good.estimates[10] = 0.9;  // links like the blog's proved as relevant
+  const SlotRule every_host;    // slack -1: the general crawl keeps every host busy
+  struct Case {
+    int budget;
+    const SlotRule* rule;
+    const char* expected;
+  };
+  // With a budget of 3, two pages are left and two better links are queued
+  // on the busy host, so the blog's link is not among those the budget
+  // reaches; with 20, nineteen pages reach every queued link.
+  const Case cases[] = {{3, &rule, "wait"}, {3, &as_good, "blogue.pt"}, {3, &every_host, "blogue.pt"},
+                        {20, &rule, "blogue.pt"}};
+  int n = 0;
+  for (const Case& c : cases) {
+    SharedFrontierOptions o1 = worker("w1"), o2 = worker("w2");
+    o1.crawl_id = o2.crawl_id = "vaga-" + std::to_string(++n);
+    auto w1 = open(o1), w2 = open(o2);
+    ASSERT_TRUE(w1 && w2);
+    ASSERT_TRUE(w1->set_budget(c.budget).ok());
+    ASSERT_TRUE(w1->add(pages("arquivo.pt", 3, 10)).ok());
+    ASSERT_TRUE(w1->add(pages("blogue.pt", 3, 100)).ok());
+    ASSERT_EQ(claim_host(*w1, rule), "arquivo.pt");  // the best link; its host is now busy
+    EXPECT_EQ(claim_host(*w2, *c.rule), c.expected) << "budget " << c.budget << ", case " << n;
+  }
+}
+
 TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
   auto w1 = open(worker("w1", 300)), w2 = open(worker("w2", 300));
   ASSERT_TRUE(w1 && w2);
