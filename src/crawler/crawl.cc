@@ -1666,7 +1666,7 @@ void Crawl::pump_shared() {
     rule.slack = o_.priority_slack;
     rule.lookahead = std::chrono::duration_cast<std::chrono::milliseconds>(frontier_->options().lookahead);
     rule.band = yield_.band();
-    rule.estimates = yield_.estimates();
+    rule.learnt = yield_.counts();
     shared_->set_slot_rule(std::move(rule));
   }
   StoreJob job;

@@ -24,10 +24,10 @@ double LinkYield::estimate(int priority) const {
   return (relevant + 1.0) / (fetched + 2.0);
 }
 
-std::vector<double> LinkYield::estimates() const {
-  std::vector<double> out;
+std::vector<std::pair<std::int64_t, std::int64_t>> LinkYield::counts() const {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
   out.reserve(bands_.size());
-  for (std::size_t i = 0; i < bands_.size(); ++i) out.push_back(estimate(static_cast<int>(i) * band_));
+  for (const Band& b : bands_) out.emplace_back(b.fetched, b.relevant);
   return out;
 }
 

@@ -72,14 +72,15 @@ struct SharedRobots {
 // frontier's claims: a ready host's best new URL waits while a URL better by
 // more than `slack` waits on a host busy or ready within `lookahead`,
 // unless it is worth a page of the budget, judged from the budget left,
-// the URLs queued and `estimates`: the relevant share of the pages this
-// worker fetched through links of each band of `band` priorities (LinkYield),
-// from priority 0. A slack of -1 serves every ready host.
+// the URLs queued and what all workers learnt of their links: `learnt`
+// gives this worker's share, its pages fetched and relevant through links
+// of each band of `band` priorities (LinkYield), from priority 0. A slack
+// of -1 serves every ready host.
 struct SharedSlotRule {
   int slack = -1;
   std::chrono::milliseconds lookahead{0};
   int band = 10;
-  std::vector<double> estimates;
+  std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
 };
 
 // What one round trip to the shared frontier carries, done in this order.

@@ -125,7 +125,7 @@ return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
-// new_share, slack, lookahead_ms, band, estimates. Claims up to n URLs, each of another ready host: the same as
+// new_share, slack, lookahead_ms, band, learnt. Claims up to n URLs, each of another ready host: the same as
 // n claims of one in a row. A worker holding `held` hosts gets no more than
 // its share of the hosts with queues (their number over the workers seen
 // within a lease), so that one worker releasing and claiming in one round
@@ -140,12 +140,16 @@ return {added, linked, fresh}
 // lookahead_ms ('qbest' gives them best first; the first 64 are looked at),
 // unless it is worth a page of the budget: with no budget always; else when
 // it ranks among the best queued URLs that the pages left would reach
-// ('qprio'), or when the claiming worker's estimate for its band of
-// priorities (`estimates`: the relevant share of the pages it fetched
-// through links of each band of `band` priorities, comma-separated, from
-// priority 0; 0.5 for a band not listed) is at least that of the last URL
-// the budget reaches. A slack of -1 serves every ready host (the general
-// crawl). A crawl queued by a version without the index holds nothing back.
+// ('qprio'), or when the crawl's estimate for its band of priorities is at
+// least that of the last URL the budget reaches. The estimate is the
+// relevant share of the pages fetched through links of the band, over all
+// workers, with one relevant and one irrelevant page assumed: each claim
+// stores the claiming worker's counts (`learnt`: "fetched:relevant" per
+// band of `band` priorities from priority 0, comma-separated) in
+// 'yield:WORKER' and the claim sums those of every worker in 'yielders'.
+// A slack of -1 serves every ready host (the general crawl) and reads or
+// stores no counts. A crawl queued by a version without the index holds
+// nothing back.
 //
 // Revisits: the URLs of 'due' whose time has come join their host's
 // revisits (r:HOST, by due time). New URLs and revisits share one budget
@@ -167,7 +171,7 @@ local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
 local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local new_share = tonumber(ARGV[8])
 local slack, lookahead = tonumber(ARGV[9] or '-1'), tonumber(ARGV[10] or '0')
-local band, estimates = math.max(1, tonumber(ARGV[11] or '10')), ARGV[12] or ''
+local band, learnt = math.max(1, tonumber(ARGV[11] or '10')), ARGV[12] or ''
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
@@ -260,9 +264,33 @@ local function marginal_priority()  -- the priority of the last queued URL the p
   end
   return marginal
 end
-local est = {}
-for e in string.gmatch(estimates, '[^,]+') do est[#est + 1] = tonumber(e) end
-local function estimate(prio) return est[math.floor(math.max(0, prio) / band) + 1] or 0.5 end
+if slack >= 0 and learnt ~= '' then
+  local fields, i = {}, 0
+  for counts in string.gmatch(learnt, '[^,]+') do
+    fields[#fields + 1] = tostring(i)
+    fields[#fields + 1] = counts
+    i = i + 1
+  end
+  redis.call('HSET', p .. 'yield:' .. worker, unpack(fields))
+  redis.call('SADD', p .. 'yielders', worker)
+end
+local sums  -- band → {fetched, relevant} over all workers
+local function estimate(prio)
+  if not sums then
+    sums = {}
+    for _, w in ipairs(redis.call('SMEMBERS', p .. 'yielders')) do
+      local h = redis.call('HGETALL', p .. 'yield:' .. w)
+      for i = 1, #h, 2 do
+        local f, r = string.match(h[i + 1], '(%d+):(%d+)')
+        local b = tonumber(h[i])
+        local s = sums[b] or {0, 0}
+        sums[b] = {s[1] + tonumber(f or '0'), s[2] + tonumber(r or '0')}
+      end
+    end
+  end
+  local s = sums[math.floor(math.max(0, prio) / band)] or {0, 0}
+  return (s[2] + 1) / (s[1] + 2)
+end
 local function holds(score)
   if not hold_above then return false end
   local prio = priority_of(score)
@@ -631,10 +659,10 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std:
 }
 
 std::vector<std::string> SharedFrontier::claim_args(int n, int held, const SlotRule& rule) const {
-  std::string estimates;
-  for (double e : rule.estimates) {
-    if (!estimates.empty()) estimates += ',';
-    estimates += std::to_string(e);
+  std::string learnt;
+  for (const auto& [fetched, relevant] : rule.learnt) {
+    if (!learnt.empty()) learnt += ',';
+    learnt += std::to_string(fetched) + ":" + std::to_string(relevant);
   }
   return {prefix(),
           options_.worker_id,
@@ -647,7 +675,7 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held, const SlotR
           std::to_string(rule.slack),
           std::to_string(std::max(0, rule.lookahead_ms)),
           std::to_string(std::max(1, rule.band)),
-          estimates};
+          learnt};
 }
 
 Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held, const SlotRule& rule) {

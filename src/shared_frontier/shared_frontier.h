@@ -22,6 +22,8 @@
 //   qhosts          SET    the hosts with new URLs queued
 //   qbest           ZSET   host → its queue's best score (hosts with new URLs queued)
 //   qprio           HASH   priority → new URLs queued with it
+//   yield:WORKER    HASH   band of priorities → "fetched:relevant", the worker's pages by the link they came through
+//   yielders        SET    the workers with a yield:WORKER
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
 //   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
 //   budget          STRING pages left to claim (absent: no budget)
@@ -108,15 +110,15 @@ struct Settle {
 // claims: a ready host's best new URL waits while a URL better by more than
 // `slack` is queued on a host leased or ready within `lookahead_ms`, unless
 // it is worth a page of the budget (no budget; among the best queued URLs
-// the pages left reach; or its band's estimate at least that of the last
-// of those). `estimates`: the relevant share of the pages fetched through
-// links of each band of `band` priorities, from priority 0. A slack of -1
-// serves every ready host.
+// the pages left reach; or its band's relevant share, over all workers'
+// pages, at least that of the last of those). `learnt`: this worker's
+// pages fetched and relevant per band of `band` priorities, from priority
+// 0, shared with the others by the claim. A slack of -1 serves every ready host.
 struct SlotRule {
   int slack = -1;
   int lookahead_ms = 0;
   int band = 10;
-  std::vector<double> estimates;
+  std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
 };
 
 // What claim() says when it hands out nothing.
