@@ -11,8 +11,12 @@
 # of each, the share of the lone crawl's throughput that one
 # worker reaches (lone seconds / worker seconds), the pages the three
 # workers downloaded together and the URLs downloaded by more than one of
-# them. Then Redis memory per million queued URLs (build/shared_frontier_bench:
-# the crawl's add script, 1 million URLs over 5,000 hosts).
+# them. Then precision, scored by `eval-crawl` against the web's truth: at
+# every page cut-off from 100 on, the three workers' shards merged by fetch
+# time against the lone crawl of the same run (target: within 2 points), and
+# two lone crawls against each other (the noise of the comparison). Then
+# Redis memory per million queued URLs (build/shared_frontier_bench: the
+# crawl's add script, 1 million URLs over 5,000 hosts).
 #
 #   bench/shared_crawl_bench.sh                       seeds 1 and 7, delays 100 and 0 ms
 #   bench/shared_crawl_bench.sh --seeds 7 --delays 100 --max-pages 600
@@ -48,7 +52,7 @@ while (($#)); do
     --urls) urls="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -92,6 +96,24 @@ crawl() {
     --delay-ms "$delay" --db "$work/$name.db" --quiet "$@" 2>"$work/$name.log" ||
     { echo "shared_crawl_bench: crawl $name failed:" >&2; cat "$work/$name.log" >&2; return 1; }
 }
+# The largest difference in precision, in points, between runs $2 and $3 of
+# curves.csv $1 at a page cut-off from 100 to the shorter run's end, and where.
+largest_gap() {
+  python3 - "$@" <<'PY'
+import csv, sys
+path, a, b = sys.argv[1:4]
+prec = {a: {}, b: {}}
+for row in csv.DictReader(open(path)):
+    if row["run"] in prec:
+        prec[row["run"]][int(row["pages"])] = float(row["precision"])
+common = [n for n in prec[a] if n >= 100 and n in prec[b]]
+if not common:
+    print("-")
+else:
+    n = max(common, key=lambda n: abs(prec[a][n] - prec[b][n]))
+    print(f"{100 * (prec[b][n] - prec[a][n]):+.1f}@{n}")
+PY
+}
 downloads() { sqlite3 "$1" "SELECT COUNT(*) FROM pages WHERE error_kind IS NULL AND id NOT IN (SELECT page_id FROM redirects)"; }
 
 rows=()
@@ -106,12 +128,14 @@ for seed in $seeds; do
   [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
 
   for delay in $delays; do
-    lones=() ones=() threes=()
+    lones=() ones=() threes=() gaps=()
+    noise="-"
+
     for run in $(seq 1 "$runs"); do
       tag="s$seed-d$delay"
       rm -f "$work"/*-"$tag"*.db*
       echo "shared_crawl_bench: seed $seed, --delay-ms $delay, run $run: lone crawl, one worker, three workers" >&2
-      t0=$(now); crawl "$seed" "$delay" "lone-$tag"; t1=$(now)
+      t0=$(now); crawl "$seed" "$delay" "lone-$tag" --order-out "$work/lone-$tag-r$run.order"; t1=$(now)
       lones+=("$(seconds "$t0" "$t1")")
       t0=$(now)
       crawl "$seed" "$delay" "one-$tag" --frontier "unix://$sock" --crawl-id "one-$tag-$run" --worker-id "one"
@@ -126,14 +150,28 @@ for seed in $seeds; do
       for p in "${pids[@]}"; do wait "$p"; done
       t1=$(now)
       threes+=("$(seconds "$t0" "$t1")")
+      # Precision of this run's three workers against this run's lone crawl.
+      "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
+        --order "$work/lone-$tag-r$run.order" --name lone \
+        --order-db "$work/three-$tag-w1.db" --order-db "$work/three-$tag-w2.db" --order-db "$work/three-$tag-w3.db" \
+        --name three --out "$work/eval-$tag-r$run" >"$work/eval-$tag-r$run.log" 2>&1 ||
+        { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-r$run.log" >&2; exit 1; }
+      gaps+=("$(largest_gap "$work/eval-$tag-r$run/curves.csv" lone three)")
+      if ((run == 2)); then  # two lone crawls: the noise of the comparison
+        "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
+          --order "$work/lone-$tag-r1.order" --name lone1 --order "$work/lone-$tag-r2.order" --name lone2 \
+          --out "$work/eval-$tag-lone" >"$work/eval-$tag-lone.log" 2>&1 ||
+          { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone.log" >&2; exit 1; }
+        noise="$(largest_gap "$work/eval-$tag-lone/curves.csv" lone1 lone2)"
+      fi
     done
     lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
     total=0
     for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
     twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
     share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
-    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
-      "$total/$(downloads "$work/lone-$tag.db")" "$twice")")
+    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
+      "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise")")
   done
   stop_pid "$server_pid"
   server_pid=""
@@ -141,10 +179,14 @@ done
 
 echo
 echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
-printf '%-5s %6s %9s %9s %6s %9s %8s %6s\n' seed delay lone_s one_s share three_s pages twice
+printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %s\n' seed delay lone_s one_s share three_s pages twice \
+  precision_gap lone_noise
 printf '%s\n' "${rows[@]}"
 echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
-echo " and twice: URLs in more than one of the three shards, of the last run)"
+echo " and twice: URLs in more than one of the three shards, of the last run;"
+echo " precision_gap: per run, the largest difference in points between the three workers' precision and"
+echo " the lone crawl's at a page cut-off from 100 on, @ that cut-off (target: within 2 points);"
+echo " lone_noise: the same between the first two lone crawls)"
 
 if ((urls > 0)); then
   echo

@@ -1660,12 +1660,23 @@ void Crawl::take_slot(Clock::time_point now) {
 
 void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
+  if (o_.temporal_mode && o_.fill_free_slots) {
+    // The lone crawl's free-slot rule, applied by the shared frontier.
+    SharedSlotRule rule;
+    rule.slack = o_.priority_slack;
+    rule.lookahead = std::chrono::duration_cast<std::chrono::milliseconds>(frontier_->options().lookahead);
+    rule.band = yield_.band();
+    rule.learnt = yield_.counts();
+    shared_->set_slot_rule(std::move(rule));
+  }
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
     if (c.revisit) return claim_revisit(c, job);
     auto u = CanonicalUrl::parse(c.url);
     if (!u.ok()) return false;
-    if (frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops) == Frontier::Added::Queued)
+    if (frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops,
+                               static_cast<int>(std::clamp<std::int64_t>(c.priority, -1, 1 << 20))) ==
+        Frontier::Added::Queued)
       return true;
     share_visit(u->str(), std::nullopt, false);  // downloaded here before: scheduled for its revisit now
     return false;

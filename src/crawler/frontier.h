@@ -172,8 +172,12 @@ class Frontier {
             bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0,
             bool announced = false);
 
-  // A URL claimed from the shared frontier: queued here like a seed.
-  Added add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job, std::vector<FrontierOp>* ops);
+  // A URL claimed from the shared frontier: queued here like a seed, with
+  // the priority the shared frontier ranked it by (as backlinks and a
+  // penalty that give it back: priority_for), so that what the crawl learns
+  // of its links (LinkYield) is filed under the priority it was claimed at.
+  Added add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job, std::vector<FrontierOp>* ops,
+                    int priority = priority_for(0, 0));
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().
@@ -213,6 +217,7 @@ class Frontier {
   void restart(Clock::time_point now);
 
   std::size_t queued() const { return queued_; }
+  const FrontierOptions& options() const { return options_; }
   // The priority of the n-th best queued entry (n >= 1), or nullopt when
   // fewer than n are queued.
   std::optional<int> nth_best_priority(std::size_t n) const;
@@ -275,6 +280,7 @@ class Frontier {
   std::size_t window_entries_ = 0;
   std::size_t pending_entries_ = 0;
   bool claiming_ = false;  // inside add_claimed()
+  std::uint32_t claimed_backlinks_ = 0;  // add_claimed(): the new entry's backlinks
 };
 
 }  // namespace cronista::crawler

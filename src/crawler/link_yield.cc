@@ -24,6 +24,13 @@ double LinkYield::estimate(int priority) const {
   return (relevant + 1.0) / (fetched + 2.0);
 }
 
+std::vector<std::pair<std::int64_t, std::int64_t>> LinkYield::counts() const {
+  std::vector<std::pair<std::int64_t, std::int64_t>> out;
+  out.reserve(bands_.size());
+  for (const Band& b : bands_) out.emplace_back(b.fetched, b.relevant);
+  return out;
+}
+
 std::int64_t LinkYield::fetched(int priority) const {
   const Band* b = find(priority);
   return b ? b->fetched : 0;

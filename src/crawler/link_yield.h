@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace cronista::crawler {
@@ -21,6 +22,10 @@ class LinkYield {
   // irrelevant page assumed (Laplace): 0.5 for a band never fetched.
   double estimate(int priority) const;
   std::int64_t fetched(int priority) const;
+  // The width of a band, and each band's pages fetched and relevant, from
+  // priority 0 to the last band that learned anything.
+  int band() const { return band_; }
+  std::vector<std::pair<std::int64_t, std::int64_t>> counts() const;
 
  private:
   struct Band {

@@ -69,6 +69,21 @@ struct SharedRobots {
   std::string body;
 };
 
+// The free-slot rule of a lone temporal crawl (crawl.h) for the shared
+// frontier's claims: a ready host's best new URL waits while a URL better by
+// more than `slack` waits on a host busy or ready within `lookahead`,
+// unless it is worth a page of the budget, judged from the budget left,
+// the URLs queued and what all workers learnt of their links: `learnt`
+// gives this worker's share, its pages fetched and relevant through links
+// of each band of `band` priorities (LinkYield), from priority 0. A slack
+// of -1 serves every ready host.
+struct SharedSlotRule {
+  int slack = -1;
+  std::chrono::milliseconds lookahead{0};
+  int band = 10;
+  std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
+};
+
 // What one round trip to the shared frontier carries, done in this order.
 struct SharedExchange {
   std::vector<SharedUrl> offers;  // to queue (a queued one moves up: its backlinks are counted over all workers)
@@ -85,6 +100,7 @@ struct SharedExchange {
   // hosts this worker holds (with URLs claimed, not released), as its share
   // of the hosts counts them.
   std::size_t claims = 0, held = 0;
+  SharedSlotRule slot_rule;  // which new URLs the claims may take
 };
 
 struct SharedPull {
@@ -188,6 +204,8 @@ class SharedCrawl {
   // of `want` is free, unless nothing is being fetched. The trip runs while
   // the loop goes on: its claims come at the pump that finds its reply in.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
+  // The rule the claims of the next pumps follow.
+  void set_slot_rule(SharedSlotRule rule) { slot_rule_ = std::move(rule); }
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
   // page is analysed and stored.
@@ -247,6 +265,7 @@ class SharedCrawl {
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
+  SharedSlotRule slot_rule_;
   std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released

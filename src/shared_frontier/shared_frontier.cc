@@ -28,6 +28,27 @@ local function any_inflight(p)
 end
 )lua";
 
+// The index of the new-URL queues that the free-slot rule reads (claim):
+// 'qbest', each host with a queue by its best score, and 'qprio', how many
+// URLs are queued at each priority (a score's priority is its multiple of
+// 2^32). Every script that changes a queue keeps both.
+constexpr const char* kQueueIndex = R"lua(
+local function priority_of(score) return math.floor(tonumber(score) / 4294967296) end
+local function count_priority(p, score, delta)
+  local prio = tostring(priority_of(score))
+  if redis.call('HINCRBY', p .. 'qprio', prio, delta) <= 0 then redis.call('HDEL', p .. 'qprio', prio) end
+end
+-- A URL joined host's queue (or moved up in it) with `score`.
+local function indexed(p, host, score)
+  redis.call('ZADD', p .. 'qbest', 'LT', score, host)
+end
+-- A URL left host's queue: its best is the next one, if any.
+local function unindexed(p, host)
+  local top = redis.call('ZRANGE', p .. 'q:' .. host, 0, 0, 'WITHSCORES')
+  if #top > 0 then redis.call('ZADD', p .. 'qbest', top[2], host) else redis.call('ZREM', p .. 'qbest', host) end
+end
+)lua";
+
 // Returns a worker's in-flight URL to its host's queue with its score, and
 // the page to the budget; a revisit (a URL with a copy in 'copy') goes back
 // to its host's revisits, due now, and costs the budget nothing. `v` is the
@@ -41,6 +62,8 @@ local function requeue(p, worker, url, v)
     redis.call('ZADD', p .. 'r:' .. host, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), url)
   else
     redis.call('ZADD', p .. 'q:' .. host, score, url)
+    count_priority(p, score, 1)
+    indexed(p, host, score)
     redis.call('SADD', p .. 'qhosts', host)
     if redis.call('EXISTS', p .. 'budget') == 1 then redis.call('INCR', p .. 'budget') end
   end
@@ -85,6 +108,8 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = redis.call('INCR', p .. 'seq')
     redis.call('ZADD', q, prio * 4294967296 + s, url)
+    count_priority(p, prio * 4294967296, 1)
+    indexed(p, host, prio * 4294967296 + s)
     redis.call('SADD', p .. 'qhosts', host)
     if addr ~= '' then redis.call('HSET', p .. 'host_addr', host, addr) end
     if links ~= 1 then redis.call('HSET', p .. 'links', url, links) end
@@ -95,7 +120,12 @@ for i = 0, tonumber(ARGV[2]) - 1 do
     local cur = redis.call('ZSCORE', q, url)
     if cur then
       local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
-      if score < tonumber(cur) then redis.call('ZADD', q, score, url) end
+      if score < tonumber(cur) then
+        redis.call('ZADD', q, score, url)
+        count_priority(p, cur, -1)
+        count_priority(p, score, 1)
+        indexed(p, host, score)
+      end
       if links > 0 then
         local total = links + 1
         if redis.call('HEXISTS', p .. 'links', url) == 1 then
@@ -113,7 +143,7 @@ return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
-// new_share, host_connections. Claims up to n URLs, best first: the same
+// new_share, host_connections, slack, lookahead_ms, band, learnt. Claims up to n URLs, best first: the same
 // as n claims of one in a row. The candidates are the hosts this worker
 // holds with room (fewer than host_connections of their URLs claimed and
 // not released: 'conns:HOST') and the ready hosts no one holds; a URL
@@ -128,6 +158,23 @@ return {added, linked, fresh}
 // it. With an address gap, a claimed host's address is busy until the host
 // is released (or its lease ends), so that hosts on one address are
 // fetched one at a time (and one claim leases one host of an address).
+//
+// The free-slot rule of a lone temporal crawl (crawl.h), with slack >= 0:
+// a ready host's best new URL waits while a URL better by more than the
+// slack is queued on a host that is leased (being fetched) or ready within
+// lookahead_ms ('qbest' gives them best first; the first 64 are looked at),
+// unless it is worth a page of the budget: with no budget always; else when
+// it ranks among the best queued URLs that the pages left would reach
+// ('qprio'), or when the crawl's estimate for its band of priorities is at
+// least that of the last URL the budget reaches. The estimate is the
+// relevant share of the pages fetched through links of the band, over all
+// workers, with one relevant and one irrelevant page assumed: each claim
+// stores the claiming worker's counts (`learnt`: "fetched:relevant" per
+// band of `band` priorities from priority 0, comma-separated) in
+// 'yield:WORKER' and the claim sums those of every worker in 'yielders'.
+// A slack of -1 serves every ready host (the general crawl) and reads or
+// stores no counts. A crawl queued by a version without the index holds
+// nothing back.
 //
 // Revisits: the URLs of 'due' whose time has come join their host's
 // revisits (r:HOST, by due time). New URLs and revisits share one budget
@@ -148,6 +195,8 @@ local p, worker = ARGV[1], ARGV[2]
 local lease, scan = tonumber(ARGV[3]), tonumber(ARGV[4])
 local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local new_share, conns = tonumber(ARGV[8]), tonumber(ARGV[9])
+local slack, lookahead = tonumber(ARGV[10] or '-1'), tonumber(ARGV[11] or '0')
+local band, learnt = math.max(1, tonumber(ARGV[12] or '10')), ARGV[13] or ''
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, worker)
 local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
@@ -208,7 +257,10 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
     end
     if free then
       local new, rev = tops(host)
-      if not new then redis.call('SREM', p .. 'qhosts', host) end
+      if not new then
+        redis.call('SREM', p .. 'qhosts', host)
+        redis.call('ZREM', p .. 'qbest', host)
+      end
       if not new and not rev then
         redis.call('ZREM', p .. 'hosts', host)
       else
@@ -225,6 +277,79 @@ end
 local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
 -- The hosts it may lease now.
 local fresh = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1)) - held
+-- The free-slot rule: new URLs of a priority above hold_above wait, unless worth a slot.
+local hold_above
+if slack >= 0 and not (left and left <= 0) then
+  local best = redis.call('ZRANGE', p .. 'qbest', 0, 63, 'WITHSCORES')
+  for i = 1, #best, 2 do
+    local at = redis.call('ZSCORE', p .. 'hosts', best[i])
+    if redis.call('EXISTS', p .. 'lease:' .. best[i]) == 1 or (at and tonumber(at) <= now + lookahead) then
+      hold_above = priority_of(best[i + 1]) + slack
+      break
+    end
+  end
+end
+local marginal, marginal_known = nil, false
+local function marginal_priority()  -- the priority of the last queued URL the pages left reach (nil: all)
+  if not marginal_known then
+    marginal_known = true
+    local counts = redis.call('HGETALL', p .. 'qprio')
+    local prios = {}
+    for i = 1, #counts, 2 do prios[#prios + 1] = {tonumber(counts[i]), tonumber(counts[i + 1])} end
+    table.sort(prios, function(a, b) return a[1] < b[1] end)
+    local seen = 0
+    for _, pc in ipairs(prios) do
+      seen = seen + pc[2]
+      if seen >= left then
+        marginal = pc[1]
+        break
+      end
+    end
+  end
+  return marginal
+end
+if slack >= 0 and learnt ~= '' then
+  local fields, i = {}, 0
+  for counts in string.gmatch(learnt, '[^,]+') do
+    fields[#fields + 1] = tostring(i)
+    fields[#fields + 1] = counts
+    i = i + 1
+  end
+  redis.call('HSET', p .. 'yield:' .. worker, unpack(fields))
+  redis.call('SADD', p .. 'yielders', worker)
+end
+local sums  -- band → {fetched, relevant} over all workers
+local function estimate(prio)
+  if not sums then
+    sums = {}
+    for _, w in ipairs(redis.call('SMEMBERS', p .. 'yielders')) do
+      local h = redis.call('HGETALL', p .. 'yield:' .. w)
+      for i = 1, #h, 2 do
+        local f, r = string.match(h[i + 1], '(%d+):(%d+)')
+        local b = tonumber(h[i])
+        local s = sums[b] or {0, 0}
+        sums[b] = {s[1] + tonumber(f or '0'), s[2] + tonumber(r or '0')}
+      end
+    end
+  end
+  local s = sums[math.floor(math.max(0, prio) / band)] or {0, 0}
+  return (s[2] + 1) / (s[1] + 2)
+end
+local function holds(score)
+  if not hold_above then return false end
+  local prio = priority_of(score)
+  if prio <= hold_above or not left then return false end
+  local m = marginal_priority()
+  if not m or prio <= m then return false end
+  return estimate(prio) < estimate(m)
+end
+local held_back = false
+for _, r in ipairs(ready) do
+  if r[3] and holds(r[3]) then
+    r[3] = false
+    held_back = true
+  end
+end
 local owed = tonumber(redis.call('GET', p .. 'owed') or '0')
 local out = {'url', tostring(now)}
 local busy = {}  -- addresses leased by this call
@@ -249,6 +374,8 @@ while claimed < want do
     if best_new then owed = owed + new_share end
   else
     top = redis.call('ZPOPMIN', p .. 'q:' .. host)
+    count_priority(p, top[2], -1)
+    unindexed(p, host)
     if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
     redis.call('INCR', p .. 'new_claims')
     redis.call('HDEL', p .. 'links', top[1])
@@ -275,7 +402,13 @@ while claimed < want do
     redis.call('ZADD', p .. 'hosts', now + lease, host)
   end
   r[5] = r[5] - 1
-  if r[5] > 0 then r[3], r[4] = tops(host) end
+  if r[5] > 0 then
+    r[3], r[4] = tops(host)
+    if r[3] and holds(r[3]) then
+      r[3] = false
+      held_back = true
+    end
+  end
   redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
   out[#out + 1] = top[1]
   out[#out + 1] = host
@@ -286,7 +419,7 @@ end
 redis.call('SET', p .. 'owed', tostring(owed))
 -- Nothing for this worker now: it holds its share of the hosts and has no
 -- room on them, or the budget is spent and no ready host has a revisit
--- due (one may come).
+-- due (one may come), or better URLs are on hosts soon ready.
 if claimed == 0 then return {'wait', tostring(now + 20), tostring(now)} end
 return out
 )lua";
@@ -481,10 +614,10 @@ return 1
 )lua";
 
 // Each script with the Lua functions it calls, put together once.
-const std::string kAddScript = kAdd;
-const std::string kClaimScript = std::string(kNow) + kAnyInflight + kClaim;
+const std::string kAddScript = std::string(kQueueIndex) + kAdd;
+const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
 const std::string kCompleteScript = std::string(kNow) + kReleaseHost + kComplete;
-const std::string kGiveBackScript = std::string(kRequeue) + kReleaseHost + kGiveBack;
+const std::string kGiveBackScript = std::string(kQueueIndex) + kRequeue + kReleaseHost + kGiveBack;
 const std::string kReleaseScript = std::string(kNow) + kReleaseHost + kRelease;
 const std::string kSettleScript = kSettle;
 const std::string kScheduleScript = kSchedule;
@@ -492,7 +625,7 @@ const std::string kRenewScript = kRenew;
 const std::string kViewScript = std::string(kNow) + kView;
 const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
-const std::string kReapScript = std::string(kNow) + kRequeue + kReap;
+const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
 
@@ -602,7 +735,12 @@ Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std:
   return added;
 }
 
-std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
+std::vector<std::string> SharedFrontier::claim_args(int n, int held, const SlotRule& rule) const {
+  std::string learnt;
+  for (const auto& [fetched, relevant] : rule.learnt) {
+    if (!learnt.empty()) learnt += ',';
+    learnt += std::to_string(fetched) + ":" + std::to_string(relevant);
+  }
   return {prefix(),
           options_.worker_id,
           std::to_string(options_.lease_ms),
@@ -611,11 +749,15 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held) const {
           std::to_string(std::max(1, n)),
           std::to_string(std::max(0, held)),
           std::to_string(options_.new_share),
-          std::to_string(std::max(1, options_.host_connections))};
+          std::to_string(std::max(1, options_.host_connections)),
+          std::to_string(rule.slack),
+          std::to_string(std::max(0, rule.lookahead_ms)),
+          std::to_string(std::max(1, rule.band)),
+          learnt};
 }
 
-Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held) {
-  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held)));
+Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held, const SlotRule& rule) {
+  return claims_of(redis_->script(kClaimScript, {}, claim_args(n, held, rule)));
 }
 
 Result<std::variant<Claim, NoClaim>> SharedFrontier::claim() {
@@ -635,7 +777,7 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   // The releases in one script, the settles in another.
   if (!x.releases.empty()) calls.push_back(Call{&kReleaseScript, release_args(x.releases)});
   if (!x.settles.empty()) calls.push_back(Call{&kSettleScript, settle_args(x.settles)});
-  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held)});
+  if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held, x.slot_rule)});
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;

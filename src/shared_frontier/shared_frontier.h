@@ -24,6 +24,10 @@
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
 //   qhosts          SET    the hosts with new URLs queued
+//   qbest           ZSET   host → its queue's best score (hosts with new URLs queued)
+//   qprio           HASH   priority → new URLs queued with it
+//   yield:WORKER    HASH   band of priorities → "fetched:relevant", the worker's pages by the link they came through
+//   yielders        SET    the workers with a yield:WORKER
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
 //   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
 //   budget          STRING pages left to claim (absent: no budget)
@@ -107,6 +111,21 @@ struct Settle {
   std::optional<NextVisit> next;
 };
 
+// The free-slot rule of a lone temporal crawl (crawler/crawl.h), for
+// claims: a ready host's best new URL waits while a URL better by more than
+// `slack` is queued on a host leased or ready within `lookahead_ms`, unless
+// it is worth a page of the budget (no budget; among the best queued URLs
+// the pages left reach; or its band's relevant share, over all workers'
+// pages, at least that of the last of those). `learnt`: this worker's
+// pages fetched and relevant per band of `band` priorities, from priority
+// 0, shared with the others by the claim. A slack of -1 serves every ready host.
+struct SlotRule {
+  int slack = -1;
+  int lookahead_ms = 0;
+  int band = 10;
+  std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
+};
+
 // What claim() says when it hands out nothing.
 struct NoClaim {
   enum class Why { kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
@@ -175,7 +194,8 @@ class SharedFrontier {
   // with URLs claimed, not released) leases new hosts only up to its share
   // of the hosts with queues, their number over the workers that claimed
   // within a lease (a 'wait' when it holds its share and has no room).
-  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0);
+  // New URLs follow `rule` (a 'wait' when it holds back every ready one).
+  Result<std::variant<std::vector<Claim>, NoClaim>> claim_up_to(int n, int held = 0, const SlotRule& rule = {});
 
   // The transfer of a claimed URL has ended (whatever its outcome): when it
   // was the last of its host's URLs this worker had claimed and not
@@ -254,6 +274,7 @@ class SharedFrontier {
     std::vector<Settle> settles;
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
+    SlotRule slot_rule;  // for claim_up_to()
   };
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
@@ -277,7 +298,7 @@ class SharedFrontier {
   std::string prefix() const { return "cronista:" + options_.crawl_id + ":"; }
   static constexpr std::size_t kAddBatch = 256;  // URLs per add script
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
-  std::vector<std::string> claim_args(int n, int held) const;
+  std::vector<std::string> claim_args(int n, int held, const SlotRule& rule) const;
   std::vector<std::string> release_args(const std::vector<std::pair<Claim, std::string>>& ended) const;
   std::vector<std::string> settle_args(const std::vector<Settle>& settles) const;
 

@@ -55,6 +55,25 @@ TEST(Frontier, PriorityIsAHundredOverBacklinksPlusOne) {
   EXPECT_EQ(priority_for_backlinks(4000000000u), 0);
 }
 
+// A URL claimed from a shared frontier keeps the priority it was claimed at
+// (what the crawl learns of its links is filed under it), an announced one included.
+TEST(Frontier, AClaimedUrlKeepsThePriorityItWasClaimedAt) {
+  FrontierOptions fo;
+  fo.divert = [](std::string_view, std::uint32_t, bool, std::uint8_t) {};
+  Fixture f(Fixture::zero_delay(), fo);
+  auto h = f.host("jornal.pt");
+  const std::vector<int> priorities = {100, 140, 354, 50, 37, 34, 33, 1, 0, -1};
+  for (std::size_t i = 0; i < priorities.size(); ++i)
+    ASSERT_EQ(f.frontier.add_claimed("http://jornal.pt/" + std::to_string(i), h, 1, &f.ops, priorities[i]),
+              Frontier::Added::Queued);
+  std::vector<int> got;
+  while (auto e = f.frontier.pop(Clock::now())) {
+    got.push_back(e->priority());
+    f.frontier.finish(*e, UrlState::Done, &f.ops);
+  }
+  EXPECT_EQ(got, (std::vector<int>{-1, 0, 1, 33, 34, 37, 50, 100, 140, 354}));
+}
+
 TEST(Frontier, EqualPrioritiesComeOutInDiscoveryOrder) {
   Fixture f;
   auto h = f.host("pt.wikipedia.org");

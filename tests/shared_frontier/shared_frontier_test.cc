@@ -334,6 +334,64 @@ TEST_F(SharedFrontierTest, AWorkerKilledHoldingSeveralUrlsOfAHostLosesNoneAndThe
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->done, 6);
   EXPECT_EQ(counts->budget_left, 0);
+
+// The lone temporal crawl's free-slot rule, kept by the claims: while a
+// worker fetches from the host with the best links, another worker's
+// ready host with worse links waits, unless its link is worth a page of the
+// budget (the pages left reach it, or links like it have proved as relevant
+// in the pages of all workers).
+TEST_F(SharedFrontierTest, AWorseUrlWaitsForABetterOneOnABusyHostUnlessItIsWorthAPageOfTheBudget) {
+  // Bands of 10 priorities: links of priority 10-19 led to relevant pages
+  // 9 times in 10, links of priority 100-109 once in 10.
+  SlotRule rule;
+  rule.slack = 0;
+  rule.lookahead_ms = 2000;
+  rule.band = 10;
+  rule.learnt.assign(11, {0, 0});
+  rule.learnt[1] = {10, 9};
+  rule.learnt[10] = {10, 1};
+  SlotRule as_good = rule;
+  as_good.learnt[10] = {10, 9};  // links like the blog's proved as relevant
+  SlotRule unlearnt = rule;      // a worker that has learnt nothing yet
+  unlearnt.learnt.clear();
+  const SlotRule every_host;  // slack -1: the general crawl keeps every host busy
+  auto claim_host = [](SharedFrontier& f, const SlotRule& r) -> std::string {
+    auto got = f.claim_up_to(1, 0, r);
+    if (!got.ok()) return "error: " + got.status().message();
+    if (auto* claims = std::get_if<std::vector<Claim>>(&*got); claims && !claims->empty()) return claims->front().host;
+    return std::get<NoClaim>(*got).why == NoClaim::Why::kWait ? "wait" : "other";
+  };
+  struct Case {
+    int budget;
+    const SlotRule* first;   // the rule of the worker that claims the best link
+    const SlotRule* second;  // the rule of the other worker
+    const char* expected;    // what the other worker's claim gets
+  };
+  // With a budget of 3, two pages are left and two better links are queued
+  // on the busy host, so the blog's link is not among those the budget
+  // reaches; with 20, nineteen pages reach every queued link.
+  const Case cases[] = {
+      {3, &every_host, &rule, "wait"},
+      {3, &every_host, &as_good, "blogue.pt"},
+      {3, &every_host, &every_host, "blogue.pt"},
+      {20, &every_host, &rule, "blogue.pt"},
+      // What the first worker learnt counts for the second: without it,
+      // bands never fetched look alike and the blog's link would be taken.
+      {3, &rule, &unlearnt, "wait"},
+      {3, &every_host, &unlearnt, "blogue.pt"},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    SharedFrontierOptions o1 = worker("w1"), o2 = worker("w2");
+    o1.crawl_id = o2.crawl_id = "vaga-" + std::to_string(++n);
+    auto w1 = open(o1), w2 = open(o2);
+    ASSERT_TRUE(w1 && w2);
+    ASSERT_TRUE(w1->set_budget(c.budget).ok());
+    ASSERT_TRUE(w1->add(pages("arquivo.pt", 3, 10)).ok());
+    ASSERT_TRUE(w1->add(pages("blogue.pt", 3, 100)).ok());
+    ASSERT_EQ(claim_host(*w1, *c.first), "arquivo.pt");  // the best link; its host is now busy
+    EXPECT_EQ(claim_host(*w2, *c.second), c.expected) << "case " << n;
+  }
 }
 
 TEST_F(SharedFrontierTest, AHostsGapHoldsAcrossWorkersOnTheServersClock) {
