@@ -334,6 +334,7 @@ TEST_F(SharedFrontierTest, AWorkerKilledHoldingSeveralUrlsOfAHostLosesNoneAndThe
   ASSERT_TRUE(counts.ok());
   EXPECT_EQ(counts->done, 6);
   EXPECT_EQ(counts->budget_left, 0);
+}
 
 // The lone temporal crawl's free-slot rule, kept by the claims: while a
 // worker fetches from the host with the best links, another worker's
