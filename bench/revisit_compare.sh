@@ -26,7 +26,8 @@
 #                                   also the first policy as 2 workers of one
 #                                   shared crawl (crawl --frontier, a
 #                                   redis-server on a unix socket started here),
-#                                   each at 1/2 of --budget: the same budget
+#                                   each given the whole --budget: the crawl's
+#                                   rate, paced for all workers in Redis
 #   bench/revisit_compare.sh --rate-prior constant    crawl with the constant prior
 #
 # Options: --pages N (content pages of the web, default 400), --seeds "S…"
@@ -158,11 +159,10 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
   if ((workers > 0)); then
     serve "$web" "$shared_run"
     echo "revisit_compare: seed $seed: $workers workers of one crawl, --revisit-policy $shared_policy, ${run_for}s" >&2
-    rate=$(python3 -c "print($budget / $workers)")
     pids=()
     for w in $(seq 1 "$workers"); do
       "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$shared_run-$w.db" --quiet \
-        --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$rate" --delay-ms "$delay_ms" \
+        --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
         --frontier "unix://$sock" --crawl-id "revisit-$seed" 2>"$work/crawl-$seed-$shared_run-$w.log" &
       pids+=($!)
     done

@@ -25,9 +25,28 @@ std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<
   return std::move(*r);
 }
 
-std::optional<SharedView> SharedCrawl::view(double fetch_rate) {
+bool SharedCrawl::take_slot(double rate, double burst) {
+  const auto now = SteadyClock::now();
+  if (now < pace_after_) return false;
+  if (failing_since_ && now < next_try_) {
+    pace_after_ = next_try_;
+    return false;
+  }
+  auto wait = work_->pace(rate, burst);
+  if (!wait.ok()) {
+    failed(wait.status());
+    pace_after_ = next_try_;
+    return false;
+  }
+  succeeded();
+  if (wait->count() <= 0) return true;
+  pace_after_ = now + *wait;
+  return false;
+}
+
+std::optional<SharedView> SharedCrawl::view() {
   if (failing_since_) return view_;
-  auto v = work_->view(fetch_rate);
+  auto v = work_->view();
   if (!v.ok()) return failed(v.status()), view_;
   return view_ = *v;
 }

@@ -88,7 +88,11 @@ class MemoryWork : public SharedWork {
     return Status::Ok();
   }
   bool left = false;
-  Result<SharedView> view(double) override { return SharedView{}; }
+  Result<SharedView> view() override { return SharedView{}; }
+  Result<std::chrono::microseconds> pace(double, double) override {
+    if (down) return Status::Error("lost");
+    return std::chrono::microseconds(0);
+  }
   Result<std::vector<std::size_t>> move_due(const std::vector<SharedMove>&) override {
     return std::vector<std::size_t>{};
   }
