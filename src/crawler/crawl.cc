@@ -236,6 +236,7 @@ class Crawl {
   void read_shared_view(double wall);
   void move_shared_due();
   double shared_new_url_rate() const;
+  double shared_queued_caps() const;
   double prior_rate() const;
   // The learned prior (o_.learned_rate_prior): trained again when the
   // visits it learns from have grown by a tenth; every page with features
@@ -1482,9 +1483,8 @@ void Crawl::maybe_resolve(double wall, bool force) {
     // so that the workers' schedules together spend the crawl's budget once.
     const double share =
         std::min(1.0, static_cast<double>(schedule_->size()) / static_cast<double>(std::max<std::int64_t>(1, shared_view_.scheduled)));
-    const double gap = std::max(1, o_.delay_ms) / 1000.0;
     if (o_.fetch_rate > 0) crawl_budget = o_.fetch_rate * share;
-    queued_caps = static_cast<double>(shared_view_.queued_hosts) / gap * share;
+    queued_caps = shared_queued_caps() * share;
     new_rate = shared_new_url_rate() * share;
   }
   schedule_->set_budget(crawl_budget);
@@ -1524,7 +1524,11 @@ void Crawl::read_shared_view(double wall) {
 // A solve changed the pages' frequencies: the due times this worker's
 // visits set in the shared frontier move with them when they moved by more
 // than a tenth of the interval (a lone crawl's schedule moves them all), but
-// only those not revisited since by another worker nor fallen due.
+// only those not revisited since by another worker nor fallen due. A due
+// time not sent yet (its visit's store job not committed, or its completion
+// not yet through) changes where it waits: Redis does not know it yet. A
+// hub's yield, credited once Redis has said which of its links were new,
+// so reaches its next due time at the first solve after the visit.
 void Crawl::move_shared_due() {
   std::vector<SharedMove> moves;
   std::vector<PageId> ids;
@@ -1534,6 +1538,10 @@ void Crawl::move_shared_due() {
     const double due = schedule_->due(id);
     if (!std::isfinite(due)) continue;
     if (std::abs(due - sent) <= 0.1 * std::max(sent - schedule_->last_visit(id), 1e-3)) continue;
+    if (SharedCopy* next = shared_->pending(copies_[id].url)) {
+      next->due = shared_due_[id] = due;
+      continue;
+    }
     moves.push_back(SharedMove{copies_[id].url, sent, due});
     ids.push_back(id);
   }
@@ -1544,11 +1552,37 @@ void Crawl::move_shared_due() {
     if (i < ids.size()) shared_due_[ids[i]] = moves[i].to;
 }
 
-// New URLs claimed per second over the last minute, by all workers.
+// The fastest the crawl's queued new URLs could be fetched: the hosts with
+// new URLs queued, each at what it allows (its gap: --delay-ms or its
+// robots.txt Crawl-delay, as this worker knows the host; --delay-ms for a
+// host it has not met), estimated from the sample the shared frontier draws.
+double Crawl::shared_queued_caps() const {
+  const auto& sample = shared_view_.queued_host_sample;
+  if (shared_view_.queued_hosts <= 0 || sample.empty()) return 0;
+  const double delay = std::max(1, o_.delay_ms) / 1000.0;
+  double sum = 0;
+  for (const std::string& authority : sample) {
+    const auto h = hosts_.find(authority);
+    sum += 1 / (h ? std::max(1.0, static_cast<double>(hosts_.gap(*h).count())) / 1000.0 : delay);
+  }
+  return sum / static_cast<double>(sample.size()) * static_cast<double>(shared_view_.queued_hosts);
+}
+
+// New URLs claimed per second over the last minute, by all workers. While
+// the crawl's first claim is less than a minute old, over the time since
+// it (none were claimed before), as a lone crawl counts its new fetches
+// from its start: so the rate is known from the first readings on, and the
+// first pages downloaded are not solved for as if new URLs took nothing.
 double Crawl::shared_new_url_rate() const {
-  if (shared_new_claims_.size() < 2) return 0;
-  const auto& [t0, n0] = shared_new_claims_.front();
+  if (shared_new_claims_.empty()) return 0;
+  auto [t0, n0] = shared_new_claims_.front();
   const auto& [t1, n1] = shared_new_claims_.back();
+  const double first = shared_view_.first_claim;
+  if (first > 0 && first > t1 - kNewUrlRateWindowS && first < t0) {
+    t0 = first;
+    n0 = 0;
+  }
+  if (t1 <= t0) return 0;
   return static_cast<double>(n1 - n0) / std::max(1.0, t1 - t0);
 }
 

@@ -138,6 +138,13 @@ bool SharedCrawl::reconcile() {
   return true;
 }
 
+SharedCopy* SharedCrawl::pending(const std::string& url) {
+  if (auto it = next_.find(url); it != next_.end()) return &it->second;
+  for (Finished& f : completions_)
+    if (f.next && f.claim.url == url) return &*f.next;
+  return nullptr;
+}
+
 std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {
   auto it = next_.find(url);
   if (it == next_.end()) return std::nullopt;

@@ -103,6 +103,8 @@ struct SharedView {
   std::int64_t queued_hosts = 0;  // hosts with new URLs queued
   std::int64_t scheduled = 0;     // pages downloaded and scheduled for revisits
   double at = 0;                  // the shared frontier's clock (seconds)
+  double first_claim = 0;         // when the crawl claimed its first new URL (the same clock; 0: not yet)
+  std::vector<std::string> queued_host_sample;  // some of the hosts with new URLs queued, drawn at random
 };
 
 struct SharedReply {
@@ -204,11 +206,8 @@ class SharedCrawl {
   // job in which it is finished is submitted.
   void schedule(const std::string& url, SharedCopy next) { next_[url] = std::move(next); }
   // The next visit of `url` told by schedule() and not yet sent (nullptr:
-  // none), for a yield learnt meanwhile.
-  SharedCopy* pending(const std::string& url) {
-    auto it = next_.find(url);
-    return it == next_.end() ? nullptr : &it->second;
-  }
+  // none), for a yield or a due time learnt meanwhile.
+  SharedCopy* pending(const std::string& url);
   // The store committed every job up to `job`.
   void committed(std::uint64_t job);
   // Why the crawl ends now ("max-pages", "frontier-empty", "frontier-lost"),

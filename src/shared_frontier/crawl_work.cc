@@ -200,7 +200,8 @@ class RedisWork : public crawler::SharedWork {
     auto v = f_->view();
     if (!v.ok()) return v.status();
     return crawler::SharedView{static_cast<std::size_t>(std::max<std::int64_t>(1, v->workers)),
-                               v->new_claims, v->queued_hosts, v->scheduled, v->now_ms / 1000.0};
+                               v->new_claims, v->queued_hosts, v->scheduled, v->now_ms / 1000.0,
+                               v->first_claim_ms / 1000.0, std::move(v->queued_host_sample)};
   }
 
   Result<std::chrono::microseconds> pace(double rate, double burst) override {

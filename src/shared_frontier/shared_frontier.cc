@@ -207,7 +207,7 @@ while #out < 2 + want * 4 do
   else
     top = redis.call('ZPOPMIN', p .. 'q:' .. host)
     if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
-    redis.call('INCR', p .. 'new_claims')
+    if redis.call('INCR', p .. 'new_claims') == 1 then redis.call('SET', p .. 'first_claim', now) end
     redis.call('HDEL', p .. 'links', top[1])
     owed = math.max(0, owed + new_share - 1)
     if left then
@@ -370,15 +370,19 @@ return moved
 
 // ARGV: prefix, worker, lease_ms. What a worker's revisit schedule needs
 // of the whole crawl, read in one step: the workers alive (seen within a
-// lease; this one counts), the new URLs claimed so far ('new_claims'), the
-// hosts with new URLs queued ('qhosts'), the pages scheduled for revisits
-// ('copy') and the server's clock. Returns {workers, new_claims, qhosts, copies, now}.
+// lease; this one counts), the new URLs claimed so far ('new_claims') and
+// when the first was ('first_claim', 0: none yet), the hosts with new URLs
+// queued ('qhosts': their number and up to 64 of them drawn at random,
+// for the caller to weigh by what each host allows), the pages scheduled
+// for revisits ('copy') and the server's clock. Returns {workers,
+// new_claims, qhosts, copies, now, first_claim, {sampled hosts}}.
 constexpr const char* kView = R"lua(
 local p, me, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, me)
 return {redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf'), tonumber(redis.call('GET', p .. 'new_claims') or '0'),
-        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now}
+        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now,
+        tonumber(redis.call('GET', p .. 'first_claim') or '0'), redis.call('SRANDMEMBER', p .. 'qhosts', 64)}
 )lua";
 
 // ARGV: prefix, interval_us, tolerance_us. The crawl's --fetch-rate, one
@@ -719,13 +723,15 @@ Result<CrawlView> SharedFrontier::view() {
   auto r = redis_->script(kViewScript, {}, {prefix(), options_.worker_id, std::to_string(options_.lease_ms)});
   if (!r.ok()) return failed("reading the crawl's figures", r.status());
   const auto& e = r->elements;
-  if (e.size() < 5) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
+  if (e.size() < 7) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
   CrawlView v;
   v.workers = e[0].integer;
   v.new_claims = e[1].integer;
   v.queued_hosts = e[2].integer;
   v.scheduled = e[3].integer;
   v.now_ms = e[4].integer;
+  v.first_claim_ms = e[5].integer;
+  for (const RedisReply& h : e[6].elements) v.queued_host_sample.push_back(h.str);
   return v;
 }
 

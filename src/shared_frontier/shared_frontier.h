@@ -21,6 +21,7 @@
 //   owed            STRING claims owed to new URLs under the one-budget rule
 //   qhosts          SET    the hosts with new URLs queued
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
+//   first_claim     STRING when the first was (ms, Redis clock)
 //   budget          STRING pages left to claim (absent: no budget)
 //   pace            STRING the crawl's next request slot (µs, Redis clock), for --fetch-rate
 //   seq, done       STRING counters
@@ -122,6 +123,8 @@ struct CrawlView {
   std::int64_t queued_hosts = 0;   // hosts with new URLs queued
   std::int64_t scheduled = 0;      // pages downloaded and scheduled for revisits
   std::int64_t now_ms = 0;         // the server's clock
+  std::int64_t first_claim_ms = 0;  // the crawl's first new URL claimed (0: none yet)
+  std::vector<std::string> queued_host_sample;  // up to 64 of the hosts with new URLs queued, at random
 };
 
 struct FrontierCounts {

@@ -25,6 +25,7 @@ class MemoryWork : public SharedWork {
   bool lose_next_reply = false;  // the next exchange is applied but its reply lost
   bool down = false;             // the next calls fail before reaching the frontier
   std::vector<std::string> given_back;
+  std::vector<SharedCompletion> completed;  // as they arrived
 
   Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
     return Status::Ok();
@@ -41,6 +42,7 @@ class MemoryWork : public SharedWork {
     r.released.assign(x.releases.size(), Status::Ok());
     r.completed.assign(x.completions.size(), Status::Ok());
     for (const SharedCompletion& c : x.completions) {
+      completed.push_back(c);
       inflight.erase(c.claim.url);
       if (!c.downloaded) ++budget;
     }
@@ -170,6 +172,40 @@ TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   crawl.pump(1, [](const SharedClaim&) { return true; });
   EXPECT_EQ(work->given_back, std::vector<std::string>{"http://b.example/1"});
   EXPECT_TRUE(work->inflight.count(got[0].url));
+}
+
+// A page's next visit can still change until the shared frontier has it
+// (a solve after the visit moved its due time, a hub's yield was learnt):
+// before its store job commits and after, until its completion is sent;
+// what is sent is the newest.
+TEST(SharedCrawlLoop, ANextVisitChangedBeforeItsCompletionIsSentGoesAsChanged) {
+  auto work = std::make_shared<MemoryWork>();
+  work->queue.push_back(SharedClaim{"http://c.example/capa", "c.example", 0, std::nullopt});
+  work->budget = 1;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  std::vector<SharedClaim> got;
+  crawl.pump(1, [&](const SharedClaim& c) {
+    got.push_back(c);
+    return true;
+  });
+  ASSERT_EQ(got.size(), 1u);
+  const std::string url = got[0].url;
+  SharedCopy next;
+  next.due = 1000;
+  crawl.schedule(url, next);
+  crawl.transfer_ended(url);
+  crawl.finished(url, true, 1);
+  ASSERT_NE(crawl.pending(url), nullptr);
+  crawl.pending(url)->due = 900;  // before the commit
+  crawl.committed(1);
+  ASSERT_NE(crawl.pending(url), nullptr);
+  crawl.pending(url)->due = 800;  // committed, not yet sent
+  std::this_thread::sleep_until(crawl.next_try());
+  crawl.pump(0, [](const SharedClaim&) { return true; });
+  EXPECT_EQ(crawl.pending(url), nullptr);  // sent: Redis keeps it now
+  ASSERT_EQ(work->completed.size(), 1u);
+  ASSERT_TRUE(work->completed[0].next.has_value());
+  EXPECT_DOUBLE_EQ(work->completed[0].next->due, 800);
 }
 
 }  // namespace

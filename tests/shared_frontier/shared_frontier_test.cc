@@ -595,7 +595,11 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
   v = w2->view();
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->queued_hosts, 3);
+  EXPECT_EQ(std::set<std::string>(v->queued_host_sample.begin(), v->queued_host_sample.end()),
+            (std::set<std::string>{"a.pt", "b.pt", "c.pt"}));
+  EXPECT_EQ(v->queued_host_sample.size(), 3u);
   EXPECT_EQ(v->new_claims, 0);
+  EXPECT_EQ(v->first_claim_ms, 0);  // no URL claimed yet
 
   // a.pt's and b.pt's URLs claimed (best first): their hosts have none
   // queued; b.pt's page downloaded and scheduled for a revisit, which is
@@ -612,6 +616,8 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->queued_hosts, 1);
   EXPECT_EQ(v->new_claims, 3);
+  // The first claim's time, on the server's clock: the new-URL rate counts from it.
+  EXPECT_EQ(v->first_claim_ms, claims[0].claimed_at_ms);
   ASSERT_TRUE(w1->settle(Settle{claims[2], false, NextVisit{v->now_ms, "copy"}}).ok());
   auto revisit = claim_within(*w1, std::chrono::seconds(2));
   ASSERT_TRUE(revisit);
