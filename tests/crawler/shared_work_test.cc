@@ -100,6 +100,16 @@ class MemoryWork : public SharedWork {
   }
 };
 
+// One pump of the worker, keeping every claim it is handed.
+std::vector<SharedClaim> claims_of_pump(SharedCrawl& crawl, std::size_t want) {
+  std::vector<SharedClaim> got;
+  crawl.pump(want, [&](const SharedClaim& c) {
+    got.push_back(c);
+    return true;
+  });
+  return got;
+}
+
 // Drives the worker the way the crawl loop does: pump, fetch what was
 // claimed, store it and say so, until the crawl ends or `turns` run out.
 std::optional<std::string> run(SharedCrawl& crawl, std::vector<std::string>& fetched, int turns) {
@@ -157,11 +167,7 @@ TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i, std::nullopt});
   work->budget = 3;
   SharedCrawl crawl(work, std::chrono::seconds(30));
-  std::vector<SharedClaim> got;
-  crawl.pump(1, [&](const SharedClaim& c) {
-    got.push_back(c);
-    return true;
-  });
+  const std::vector<SharedClaim> got = claims_of_pump(crawl, 1);
   ASSERT_EQ(got.size(), 1u);
   // While that one is being fetched, a claim's reply is lost: only the
   // unknown claim goes back, the one being fetched stays this worker's.
@@ -183,11 +189,7 @@ TEST(SharedCrawlLoop, ANextVisitChangedBeforeItsCompletionIsSentGoesAsChanged) {
   work->queue.push_back(SharedClaim{"http://c.example/capa", "c.example", 0, std::nullopt});
   work->budget = 1;
   SharedCrawl crawl(work, std::chrono::seconds(30));
-  std::vector<SharedClaim> got;
-  crawl.pump(1, [&](const SharedClaim& c) {
-    got.push_back(c);
-    return true;
-  });
+  const std::vector<SharedClaim> got = claims_of_pump(crawl, 1);
   ASSERT_EQ(got.size(), 1u);
   const std::string url = got[0].url;
   SharedCopy next;
