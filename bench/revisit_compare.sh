@@ -12,8 +12,8 @@
 # the default budget; the window scored starts after that (--warmup seconds
 # after the start) and ends with the crawl (--run-for).
 # Prints one row per run: time-averaged freshness and age, discovery
-# latency p90 of the articles published in the window, and the share of
-# them fetched; then the measured freshness over the simulated optimum's;
+# latency p90 of the articles published in the window, the share of
+# them fetched and the requests in the window (at the server); then the measured freshness over the simulated optimum's;
 # then, for each crawl, the error of log λ of the learned prior and of the
 # constant prior from the first fetch alone (eval-rate-prior, cross-validated
 # over the crawl's pages).
@@ -26,7 +26,8 @@
 #                                   also the first policy as 2 workers of one
 #                                   shared crawl (crawl --frontier, a
 #                                   redis-server on a unix socket started here),
-#                                   each at 1/2 of --budget: the same budget
+#                                   each given the whole --budget: the crawl's
+#                                   rate, paced for all workers in Redis
 #   bench/revisit_compare.sh --rate-prior constant    crawl with the constant prior
 #
 # Options: --pages N (content pages of the web, default 400), --seeds "S…"
@@ -64,7 +65,7 @@ while (($#)); do
     --workers) workers="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
     --rate-prior) rate_prior="$2"; shift 2 ;;
-    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "revisit_compare: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -116,7 +117,8 @@ if ((workers > 0)); then
 fi
 
 # The figures of one run from eval-revisit's figures.csv: freshness, age,
-# latency p90, share of new articles fetched (columns found by name).
+# latency p90, share of new articles fetched, requests in the window
+# (columns found by name).
 figures() {  # CSV RUN-NAME
   python3 - "$1" "$2" <<'EOF'
 import csv, sys
@@ -125,7 +127,7 @@ for r in csv.DictReader(open(sys.argv[1])):
         continue
     published, never = int(r["published"] or 0), int(r["never"] or 0)
     fetched = f"{(published - never) / published:.3f}" if published else "-"
-    print(f'{float(r["freshness"]):.4f} {float(r["age_s"]):.1f} {r["latency_p90_s"] or "-"} {fetched}')
+    print(f'{float(r["freshness"]):.4f} {float(r["age_s"]):.1f} {r["latency_p90_s"] or "-"} {fetched} {r["requests"] or "-"}')
     break
 EOF
 }
@@ -158,11 +160,10 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
   if ((workers > 0)); then
     serve "$web" "$shared_run"
     echo "revisit_compare: seed $seed: $workers workers of one crawl, --revisit-policy $shared_policy, ${run_for}s" >&2
-    rate=$(python3 -c "print($budget / $workers)")
     pids=()
     for w in $(seq 1 "$workers"); do
       "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$shared_run-$w.db" --quiet \
-        --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$rate" --delay-ms "$delay_ms" \
+        --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
         --frontier "unix://$sock" --crawl-id "revisit-$seed" 2>"$work/crawl-$seed-$shared_run-$w.log" &
       pids+=($!)
     done
@@ -183,15 +184,15 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
 
   echo
   echo "## seed $seed: $pages pages, budget $budget requests/s, gap $delay_ms ms, window ${warmup}..${run_for} s"
-  printf '%-22s %10s %10s %12s %10s\n' run freshness age_s p90_s fetched
+  printf '%-22s %10s %10s %12s %10s %10s\n' run freshness age_s p90_s fetched requests
   read -r opt_f _ < <(figures "$web/eval-sim/figures.csv" optimal)
   for policy in $runs; do
-    read -r f a p s < <(figures "$web/eval-$policy/figures.csv" measured)
-    printf '%-22s %10s %10s %12s %10s\n' "crawl $policy" "$f" "$a" "$p" "$s"
+    read -r f a p s n < <(figures "$web/eval-$policy/figures.csv" measured)
+    printf '%-22s %10s %10s %12s %10s %10s\n' "crawl $policy" "$f" "$a" "$p" "$s" "$n"
   done
   for ref in optimal uniform proportional nutch-main storm-main barbosa two-tiers; do
-    read -r f a p s < <(figures "$web/eval-sim/figures.csv" "$ref")
-    printf '%-22s %10s %10s %12s %10s\n' "simulated $ref" "$f" "$a" "$p" "$s"
+    read -r f a p s n < <(figures "$web/eval-sim/figures.csv" "$ref")
+    printf '%-22s %10s %10s %12s %10s %10s\n' "simulated $ref" "$f" "$a" "$p" "$s" "$n"
   done
   # The smallest gap between two requests to one host, at the server, per crawl.
   for policy in $runs; do

@@ -184,8 +184,15 @@ class Crawl {
   void fetch_robots(std::uint32_t host, Clock::time_point now);
   std::unique_ptr<PageRecord> page_record(const FrontierEntry& e, const FetchResponse& r);
   void analyse_later(FrontierEntry e, std::unique_ptr<PageRecord> page, FetchResponse& r, std::int64_t revisit_page);
-  // The global request budget (--fetch-rate): whether a request may start now.
+  // The global request budget (--fetch-rate): whether a request may start
+  // now, as far as this worker knows (a shared crawl's slot is taken by
+  // shared_slot() when a request is in hand), and when one may next.
   bool rate_allows(Clock::time_point now) const;
+  Clock::time_point next_rate_slot() const;
+  // A shared crawl's --fetch-rate is the crawl's, paced in the shared
+  // frontier for all workers: a slot is taken just before a request is
+  // sent (true), or none is free now (false: the request waits).
+  bool shared_slot();
   // A request starts: counted, and the next slot of --fetch-rate set.
   void take_slot(Clock::time_point now);
   Clock::duration fetch_rate_interval() const;
@@ -229,6 +236,7 @@ class Crawl {
   void read_shared_view(double wall);
   void move_shared_due();
   double shared_new_url_rate() const;
+  double shared_queued_caps() const;
   double prior_rate() const;
   // The learned prior (o_.learned_rate_prior): trained again when the
   // visits it learns from have grown by a tenth; every page with features
@@ -1209,9 +1217,13 @@ bool Crawl::dispatch_claimed_revisit(Clock::time_point now, double wall) {
       ++it;
       continue;
     }
+    const bool allowed = [&] {
+      auto u = CanonicalUrl::parse(c.url);
+      return u.ok() && hosts_[host].rules.allowed(u->path_and_query());
+    }();
+    if (allowed && !shared_slot()) return false;  // the crawl's rate: it waits for a slot
     it = claimed_revisits_.erase(it);
-    auto u = CanonicalUrl::parse(c.url);
-    if (!u.ok() || !hosts_[host].rules.allowed(u->path_and_query())) {
+    if (!allowed) {
       // robots.txt now forbids it: no more visits (completed unscheduled).
       schedule_->set_weight(id, 0);
       shared_->finished(c.url, false, jobs_submitted_);
@@ -1466,14 +1478,13 @@ void Crawl::maybe_resolve(double wall, bool force) {
   if (shared_) {
     // The due times a worker sends are the crawl's, kept whichever worker
     // makes the next visit: its schedule is solved for the crawl's budget
-    // (every worker's --fetch-rate), new URLs (every worker's claims, their
+    // (--fetch-rate, the crawl's: every worker paces at it together), new URLs (every worker's claims, their
     // hosts) and pages, scaled by its share of the crawl's scheduled pages,
     // so that the workers' schedules together spend the crawl's budget once.
     const double share =
         std::min(1.0, static_cast<double>(schedule_->size()) / static_cast<double>(std::max<std::int64_t>(1, shared_view_.scheduled)));
-    const double gap = std::max(1, o_.delay_ms) / 1000.0;
-    if (o_.fetch_rate > 0) crawl_budget = shared_view_.fetch_rate * share;
-    queued_caps = static_cast<double>(shared_view_.queued_hosts) / gap * share;
+    if (o_.fetch_rate > 0) crawl_budget = o_.fetch_rate * share;
+    queued_caps = shared_queued_caps() * share;
     new_rate = shared_new_url_rate() * share;
   }
   schedule_->set_budget(crawl_budget);
@@ -1501,7 +1512,7 @@ void Crawl::maybe_resolve(double wall, bool force) {
 // kept for a minute, for their rate.
 void Crawl::read_shared_view(double wall) {
   shared_view_read_ = wall;
-  const auto v = shared_->view(o_.fetch_rate);
+  const auto v = shared_->view();
   if (!v) return;
   shared_view_ = *v;
   if (shared_new_claims_.empty() || v->at > shared_new_claims_.back().first)
@@ -1513,7 +1524,11 @@ void Crawl::read_shared_view(double wall) {
 // A solve changed the pages' frequencies: the due times this worker's
 // visits set in the shared frontier move with them when they moved by more
 // than a tenth of the interval (a lone crawl's schedule moves them all), but
-// only those not revisited since by another worker nor fallen due.
+// only those not revisited since by another worker nor fallen due. A due
+// time not sent yet (its visit's store job not committed, or its completion
+// not yet through) changes where it waits: Redis does not know it yet. A
+// hub's yield, credited once Redis has said which of its links were new,
+// so reaches its next due time at the first solve after the visit.
 void Crawl::move_shared_due() {
   std::vector<SharedMove> moves;
   std::vector<PageId> ids;
@@ -1523,6 +1538,10 @@ void Crawl::move_shared_due() {
     const double due = schedule_->due(id);
     if (!std::isfinite(due)) continue;
     if (std::abs(due - sent) <= 0.1 * std::max(sent - schedule_->last_visit(id), 1e-3)) continue;
+    if (SharedCopy* next = shared_->pending(copies_[id].url)) {
+      next->due = shared_due_[id] = due;
+      continue;
+    }
     moves.push_back(SharedMove{copies_[id].url, sent, due});
     ids.push_back(id);
   }
@@ -1533,11 +1552,37 @@ void Crawl::move_shared_due() {
     if (i < ids.size()) shared_due_[ids[i]] = moves[i].to;
 }
 
-// New URLs claimed per second over the last minute, by all workers.
+// The fastest the crawl's queued new URLs could be fetched: the hosts with
+// new URLs queued, each at what it allows (its gap: --delay-ms or its
+// robots.txt Crawl-delay, as this worker knows the host; --delay-ms for a
+// host it has not met), estimated from the sample the shared frontier draws.
+double Crawl::shared_queued_caps() const {
+  const auto& sample = shared_view_.queued_host_sample;
+  if (shared_view_.queued_hosts <= 0 || sample.empty()) return 0;
+  const double delay = std::max(1, o_.delay_ms) / 1000.0;
+  double sum = 0;
+  for (const std::string& authority : sample) {
+    const auto h = hosts_.find(authority);
+    sum += 1 / (h ? std::max(1.0, static_cast<double>(hosts_.gap(*h).count())) / 1000.0 : delay);
+  }
+  return sum / static_cast<double>(sample.size()) * static_cast<double>(shared_view_.queued_hosts);
+}
+
+// New URLs claimed per second over the last minute, by all workers. While
+// the crawl's first claim is less than a minute old, over the time since
+// it (none were claimed before), as a lone crawl counts its new fetches
+// from its start: so the rate is known from the first readings on, and the
+// first pages downloaded are not solved for as if new URLs took nothing.
 double Crawl::shared_new_url_rate() const {
-  if (shared_new_claims_.size() < 2) return 0;
-  const auto& [t0, n0] = shared_new_claims_.front();
+  if (shared_new_claims_.empty()) return 0;
+  auto [t0, n0] = shared_new_claims_.front();
   const auto& [t1, n1] = shared_new_claims_.back();
+  const double first = shared_view_.first_claim;
+  if (first > 0 && first > t1 - kNewUrlRateWindowS && first < t0) {
+    t0 = first;
+    n0 = 0;
+  }
+  if (t1 <= t0) return 0;
   return static_cast<double>(n1 - n0) / std::max(1.0, t1 - t0);
 }
 
@@ -1639,7 +1684,20 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
 // wakes late loses nothing, and an idle spell saves up at most one request,
 // so no burst follows it.
 bool Crawl::rate_allows(Clock::time_point now) const {
-  return o_.fetch_rate <= 0 || now + fetch_rate_tolerance() >= next_slot_;
+  if (o_.fetch_rate <= 0) return true;
+  if (shared_) return now >= shared_->pace_after();
+  return now + fetch_rate_tolerance() >= next_slot_;
+}
+
+Clock::time_point Crawl::next_rate_slot() const {
+  return shared_ ? shared_->pace_after() : next_slot_ - fetch_rate_tolerance();
+}
+
+// The same bucket as a lone crawl's (its capacity the burst), one for the
+// whole crawl.
+bool Crawl::shared_slot() {
+  if (!shared_ || o_.fetch_rate <= 0) return true;
+  return shared_->take_slot(o_.fetch_rate, std::clamp(o_.fetch_rate, 1.0, 2.0));
 }
 
 Clock::duration Crawl::fetch_rate_interval() const {
@@ -1654,7 +1712,7 @@ Clock::duration Crawl::fetch_rate_tolerance() const {
 
 void Crawl::take_slot(Clock::time_point now) {
   ++fetches_;
-  if (o_.fetch_rate <= 0) return;
+  if (o_.fetch_rate <= 0 || shared_) return;
   next_slot_ = std::max(next_slot_, now) + fetch_rate_interval();
 }
 
@@ -1731,6 +1789,7 @@ void Crawl::dispatch() {
       if (!frontier_->empty()) new_url_owed_ += kNewUrlSlotShare;
       continue;
     }
+    if (!rate_allows(now)) break;  // a shared crawl's revisit found no slot free
     if (replicas_) dispatch_probes(now);
     if (!shared_ && o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
     if (shared_) pump_shared();
@@ -1750,6 +1809,13 @@ void Crawl::dispatch() {
       ++skipped_[robots && robots->source == RobotsSource::kUnreachable ? "host-unreachable" : "robots"];
       frontier_->host_changed(e->host, now);
       continue;
+    }
+    if (!shared_slot()) {
+      // No slot of the crawl's rate free: the URL waits for one.
+      const std::uint32_t host = e->host;
+      frontier_->retry(std::move(*e));
+      frontier_->host_changed(host, now);
+      break;
     }
     hosts_.on_dispatch(e->host, now);
     const std::uint32_t host = e->host;
@@ -1883,7 +1949,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
       }
     }
     // The next request slot of the budget.
-    if (!rate_allows(Clock::now())) next = std::min(next, next_slot_ - fetch_rate_tolerance());
+    if (!rate_allows(Clock::now())) next = std::min(next, next_rate_slot());
     if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
     // A round trip to the shared frontier under way: its reply is looked for soon.
     if (shared_ && shared_->awaiting()) next = std::min(next, Clock::now() + std::chrono::milliseconds(1));

@@ -32,10 +32,30 @@ std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<
   return std::move(*r);
 }
 
-std::optional<SharedView> SharedCrawl::view(double fetch_rate) {
+bool SharedCrawl::take_slot(double rate, double burst) {
+  const auto now = SteadyClock::now();
+  if (now < pace_after_) return false;
+  if (failing_since_ && now < next_try_) {
+    pace_after_ = next_try_;
+    return false;
+  }
+  quiet();
+  auto wait = work_->pace(rate, burst);
+  if (!wait.ok()) {
+    failed(wait.status());
+    pace_after_ = next_try_;
+    return false;
+  }
+  succeeded();
+  if (wait->count() <= 0) return true;
+  pace_after_ = now + *wait;
+  return false;
+}
+
+std::optional<SharedView> SharedCrawl::view() {
   quiet();
   if (failing_since_) return view_;
-  auto v = work_->view(fetch_rate);
+  auto v = work_->view();
   if (!v.ok()) return failed(v.status()), view_;
   return view_ = *v;
 }
@@ -155,6 +175,13 @@ bool SharedCrawl::reconcile() {
       if (Status s = work_->give_back(c); !s.ok()) return failed(s), false;
   unsure_claims_ = false;
   return true;
+}
+
+SharedCopy* SharedCrawl::pending(const std::string& url) {
+  if (auto it = next_.find(url); it != next_.end()) return &it->second;
+  for (Finished& f : completions_)
+    if (f.next && f.claim.url == url) return &*f.next;
+  return nullptr;
 }
 
 std::optional<SharedCopy> SharedCrawl::take_next(const std::string& url) {

@@ -118,11 +118,12 @@ struct SharedMove {
 // What a worker's revisit schedule needs of the whole crawl.
 struct SharedView {
   std::size_t workers = 1;        // alive (this one included)
-  double fetch_rate = 0;          // their --fetch-rate summed (requests/s; 0: none set)
   std::int64_t new_claims = 0;    // new URLs claimed since the crawl began, by any worker
   std::int64_t queued_hosts = 0;  // hosts with new URLs queued
   std::int64_t scheduled = 0;     // pages downloaded and scheduled for revisits
   double at = 0;                  // the shared frontier's clock (seconds)
+  double first_claim = 0;         // when the crawl claimed its first new URL (the same clock; 0: not yet)
+  std::vector<std::string> queued_host_sample;  // some of the hosts with new URLs queued, drawn at random
 };
 
 struct SharedReply {
@@ -160,9 +161,13 @@ class SharedWork {
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
   virtual std::chrono::milliseconds heartbeat_every() const = 0;
-  // The crawl's figures a revisit schedule needs; says this worker is
-  // alive, fetching at most `fetch_rate` requests per second (0: no cap).
-  virtual Result<SharedView> view(double fetch_rate) = 0;
+  // The crawl's figures a revisit schedule needs; says this worker is alive.
+  virtual Result<SharedView> view() = 0;
+  // The crawl's --fetch-rate, paced for all its workers at once: takes a
+  // slot for one request now (zero) or says how long until one may be
+  // taken. Over any window of t seconds, all workers together take at most
+  // rate·t + burst slots.
+  virtual Result<std::chrono::microseconds> pace(double rate, double burst) = 0;
   // Moves the due times this worker set (seconds, as SharedCopy::due) of
   // URLs not revisited since by anyone: (url, from, to). Returns the
   // indices of those moved.
@@ -187,7 +192,13 @@ class SharedCrawl {
   std::vector<std::uint64_t> take_announced() { return std::exchange(announced_, {}); }
   // The crawl's figures (SharedView), the last ones read while the shared
   // frontier does not answer (nullopt before any).
-  std::optional<SharedView> view(double fetch_rate);
+  std::optional<SharedView> view();
+  // A slot of the crawl's request rate for a request about to be sent
+  // (SharedWork::pace()): true when taken; else none is taken and
+  // pace_after() says when to ask again (while the shared frontier does not
+  // answer, no request goes: the crawl's rate cannot be kept unheard).
+  bool take_slot(double rate, double burst);
+  std::chrono::steady_clock::time_point pace_after() const { return pace_after_; }
   // SharedWork::move_due(); nullopt while the shared frontier does not answer.
   std::optional<std::vector<std::size_t>> move_due(const std::vector<SharedMove>& moves);
   // A host's robots.txt fetched by a worker of the crawl, or nullopt (none
@@ -219,11 +230,8 @@ class SharedCrawl {
   // job in which it is finished is submitted.
   void schedule(const std::string& url, SharedCopy next) { next_[url] = std::move(next); }
   // The next visit of `url` told by schedule() and not yet sent (nullptr:
-  // none), for a yield learnt meanwhile.
-  SharedCopy* pending(const std::string& url) {
-    auto it = next_.find(url);
-    return it == next_.end() ? nullptr : &it->second;
-  }
+  // none), for a yield or a due time learnt meanwhile.
+  SharedCopy* pending(const std::string& url);
   // The store committed every job up to `job`.
   void committed(std::uint64_t job);
   // Why the crawl ends now ("max-pages", "frontier-empty", "frontier-lost"),
@@ -287,6 +295,7 @@ class SharedCrawl {
   bool unsure_claims_ = false;  // an exchange with claims failed: reconcile() before the next
   std::optional<std::chrono::steady_clock::time_point> failing_since_;
   std::chrono::steady_clock::time_point next_try_{}, next_beat_{}, last_sent_{};
+  std::chrono::steady_clock::time_point pace_after_{};  // no slot of the crawl's rate before then
   std::string last_error_;
   std::optional<SharedView> view_;
   // The round trip under way: its reply, and how many of each buffer (from

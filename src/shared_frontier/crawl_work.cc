@@ -208,11 +208,18 @@ class RedisWork : public crawler::SharedWork {
     return r.ok() ? Status::Ok() : r.status();
   }
 
-  Result<crawler::SharedView> view(double fetch_rate) override {
-    auto v = f_->view(fetch_rate);
+  Result<crawler::SharedView> view() override {
+    auto v = f_->view();
     if (!v.ok()) return v.status();
-    return crawler::SharedView{static_cast<std::size_t>(std::max<std::int64_t>(1, v->workers)), v->fetch_rate,
-                               v->new_claims, v->queued_hosts, v->scheduled, v->now_ms / 1000.0};
+    return crawler::SharedView{static_cast<std::size_t>(std::max<std::int64_t>(1, v->workers)),
+                               v->new_claims, v->queued_hosts, v->scheduled, v->now_ms / 1000.0,
+                               v->first_claim_ms / 1000.0, std::move(v->queued_host_sample)};
+  }
+
+  Result<std::chrono::microseconds> pace(double rate, double burst) override {
+    auto wait = f_->pace(rate, burst);
+    if (!wait.ok()) return wait.status();
+    return std::chrono::microseconds(*wait);
   }
 
   Result<std::vector<std::size_t>> move_due(const std::vector<crawler::SharedMove>& moves) override {

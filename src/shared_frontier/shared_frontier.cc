@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <variant>
@@ -377,7 +379,7 @@ while claimed < want do
     count_priority(p, top[2], -1)
     unindexed(p, host)
     if redis.call('EXISTS', p .. 'q:' .. host) == 0 then redis.call('SREM', p .. 'qhosts', host) end
-    redis.call('INCR', p .. 'new_claims')
+    if redis.call('INCR', p .. 'new_claims') == 1 then redis.call('SET', p .. 'first_claim', now) end
     redis.call('HDEL', p .. 'links', top[1])
     owed = math.max(0, owed + new_share - 1)
     if left then
@@ -571,23 +573,40 @@ end
 return moved
 )lua";
 
-// ARGV: prefix, worker, fetch_rate, lease_ms. What a worker's revisit
-// schedule needs of the whole crawl, read in one step: the workers alive
-// (seen within a lease; this one counts, its rate recorded in 'rate'),
-// their --fetch-rate summed (a worker that never said its rate counts with
-// this one's), the new URLs claimed so far ('new_claims'), the hosts with
-// new URLs queued ('qhosts'), the pages scheduled for revisits ('copy')
-// and the server's clock. Returns {workers, rate, new_claims, qhosts, copies, now}.
+// ARGV: prefix, worker, lease_ms. What a worker's revisit schedule needs
+// of the whole crawl, read in one step: the workers alive (seen within a
+// lease; this one counts), the new URLs claimed so far ('new_claims') and
+// when the first was ('first_claim', 0: none yet), the hosts with new URLs
+// queued ('qhosts': their number and up to 64 of them drawn at random,
+// for the caller to weigh by what each host allows), the pages scheduled
+// for revisits ('copy') and the server's clock. Returns {workers,
+// new_claims, qhosts, copies, now, first_claim, {sampled hosts}}.
 constexpr const char* kView = R"lua(
-local p, me, rate, lease = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
+local p, me, lease = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local now = now_ms()
 redis.call('ZADD', p .. 'workers', now, me)
-redis.call('HSET', p .. 'rate', me, rate)
-local alive = redis.call('ZRANGEBYSCORE', p .. 'workers', now - lease, '+inf')
-local sum = 0
-for _, w in ipairs(alive) do sum = sum + tonumber(redis.call('HGET', p .. 'rate', w) or rate) end
-return {#alive, tostring(sum), tonumber(redis.call('GET', p .. 'new_claims') or '0'),
-        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now}
+return {redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf'), tonumber(redis.call('GET', p .. 'new_claims') or '0'),
+        redis.call('SCARD', p .. 'qhosts'), redis.call('HLEN', p .. 'copy'), now,
+        tonumber(redis.call('GET', p .. 'first_claim') or '0'), redis.call('SRANDMEMBER', p .. 'qhosts', 64)}
+)lua";
+
+// ARGV: prefix, interval_us, tolerance_us. The crawl's --fetch-rate, one
+// pacer for all its workers: a virtual schedule of send slots one interval
+// (1/rate) apart, kept as the next slot's time ('pace', µs on the server's
+// clock: the generic cell rate algorithm). A request may go when the next
+// slot is no more than `tolerance` ahead of now; taking it moves the next
+// slot one interval past the later of the two. So over any window of t
+// seconds, all workers together take at most rate·t + burst slots, where
+// burst = 1 + rate·tolerance (as a lone crawl's bucket). Returns 0 when
+// the slot is taken, else the µs until one may be.
+constexpr const char* kPace = R"lua(
+local p, interval, tolerance = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local next_slot = tonumber(redis.call('GET', p .. 'pace') or '0')
+if next_slot - tolerance > now then return math.max(1, next_slot - tolerance - now) end
+redis.call('SET', p .. 'pace', string.format('%.0f', math.max(next_slot, now) + interval))
+return 0
 )lua";
 
 // ARGV: prefix, worker, host, lease_ms. Extends the lease on the host (and
@@ -609,7 +628,6 @@ constexpr const char* kLeave = R"lua(
 local p, me = ARGV[1], ARGV[2]
 if redis.call('HLEN', p .. 'inflight:' .. me) > 0 then return 0 end
 redis.call('ZREM', p .. 'workers', me)
-redis.call('HDEL', p .. 'rate', me)
 return 1
 )lua";
 
@@ -625,6 +643,7 @@ const std::string kRenewScript = kRenew;
 const std::string kViewScript = std::string(kNow) + kView;
 const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
+const std::string kPaceScript = kPace;
 const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -920,19 +939,29 @@ Result<std::vector<std::size_t>> SharedFrontier::move_due(const std::vector<DueM
   return moved;
 }
 
-Result<CrawlView> SharedFrontier::view(double fetch_rate) {
-  auto r = redis_->script(kViewScript, {}, {prefix(), options_.worker_id, std::to_string(fetch_rate),
-                                            std::to_string(options_.lease_ms)});
+Result<std::int64_t> SharedFrontier::pace(double rate, double burst) {
+  if (!(rate > 0)) return std::int64_t{0};
+  const double interval_us = 1e6 / rate;
+  const double tolerance_us = std::max(0.0, burst - 1) * interval_us;
+  auto r = redis_->script(kPaceScript, {}, {prefix(), std::to_string(static_cast<std::int64_t>(std::llround(interval_us))),
+                                            std::to_string(static_cast<std::int64_t>(std::llround(tolerance_us)))});
+  if (!r.ok()) return failed("taking a request slot of the crawl's --fetch-rate", r.status());
+  return static_cast<std::int64_t>(r->integer);
+}
+
+Result<CrawlView> SharedFrontier::view() {
+  auto r = redis_->script(kViewScript, {}, {prefix(), options_.worker_id, std::to_string(options_.lease_ms)});
   if (!r.ok()) return failed("reading the crawl's figures", r.status());
   const auto& e = r->elements;
-  if (e.size() < 6) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
+  if (e.size() < 7) return Result<CrawlView>::Error("reading the crawl's figures: unexpected reply from Redis");
   CrawlView v;
   v.workers = e[0].integer;
-  v.fetch_rate = std::strtod(e[1].str.c_str(), nullptr);
-  v.new_claims = e[2].integer;
-  v.queued_hosts = e[3].integer;
-  v.scheduled = e[4].integer;
-  v.now_ms = e[5].integer;
+  v.new_claims = e[1].integer;
+  v.queued_hosts = e[2].integer;
+  v.scheduled = e[3].integer;
+  v.now_ms = e[4].integer;
+  v.first_claim_ms = e[5].integer;
+  for (const RedisReply& h : e[6].elements) v.queued_host_sample.push_back(h.str);
   return v;
 }
 

@@ -29,8 +29,9 @@
 //   yield:WORKER    HASH   band of priorities → "fetched:relevant", the worker's pages by the link they came through
 //   yielders        SET    the workers with a yield:WORKER
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
-//   rate            HASH   worker → its --fetch-rate (the crawl's budget is their sum)
+//   first_claim     STRING when the first was (ms, Redis clock)
 //   budget          STRING pages left to claim (absent: no budget)
+//   pace            STRING the crawl's next request slot (µs, Redis clock), for --fetch-rate
 //   seq, done       STRING counters
 // Scripts run atomically on the server (Lua) and build their keys from the
 // prefix, so Redis Cluster is not supported (one server, optionally with
@@ -142,11 +143,12 @@ struct DueMove {
 // What a worker's revisit schedule needs of the whole crawl (view()).
 struct CrawlView {
   std::int64_t workers = 0;        // alive: seen within a lease
-  double fetch_rate = 0;           // their --fetch-rate summed (requests/s)
   std::int64_t new_claims = 0;     // new URLs claimed since the crawl began
   std::int64_t queued_hosts = 0;   // hosts with new URLs queued
   std::int64_t scheduled = 0;      // pages downloaded and scheduled for revisits
   std::int64_t now_ms = 0;         // the server's clock
+  std::int64_t first_claim_ms = 0;  // the crawl's first new URL claimed (0: none yet)
+  std::vector<std::string> queued_host_sample;  // up to 64 of the hosts with new URLs queued, at random
 };
 
 struct FrontierCounts {
@@ -285,10 +287,20 @@ class SharedFrontier {
   };
   ExchangeResult exchange(const Exchange& x);
 
+  // The crawl's request rate (--fetch-rate, requests/s), paced for all its
+  // workers at once on the server's clock: takes a slot for one request
+  // and returns 0, or returns the µs until a slot may be taken. Atomic:
+  // over any window of t seconds all workers together take at most
+  // rate·t + burst slots (burst ≥ 1: what an idle spell saves up). The
+  // server's clock, not the workers', so that workers on several machines
+  // share one schedule of slots whatever their clocks say; every worker of
+  // a crawl is to pace at the same rate.
+  Result<std::int64_t> pace(double rate, double burst);
+
   Result<std::int64_t> now_ms();
   // The crawl's figures a revisit schedule needs (CrawlView), in one atomic
-  // read; records this worker alive with its `fetch_rate`.
-  Result<CrawlView> view(double fetch_rate);
+  // read; records this worker alive.
+  Result<CrawlView> view();
   Result<FrontierCounts> counts();
 
   const SharedFrontierOptions& options() const { return options_; }

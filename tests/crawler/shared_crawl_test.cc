@@ -419,10 +419,17 @@ TEST_F(SharedCrawlWorkers, AWorkerKilledWithMinus9LosesNothingAndRejoinsWithResu
   EXPECT_GE(smallest_gap(web), milliseconds(kDelayMs));
 }
 
+// The workers pace at the crawl's --fetch-rate in Redis too: no request
+// goes while it is down, and they go on when it is back.
 TEST_F(SharedCrawlWorkers, RedisRestartedFromItsAppendOnlyFileMidCrawlAndTheCrawlContinues) {
   const int budget = 90;
   const std::vector<std::string> names = {"w1", "w2"};
-  auto workers = spawn_workers(tmp, web, redis, names, "volta", budget);
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    auto args = worker_args(tmp, web, redis, n, "volta", budget);
+    args.insert(args.end() - kSites, {"--fetch-rate", "60"});
+    workers.push_back(spawn_cronista(args, (tmp / (n + ".err")).string()));
+  }
   const std::string db1 = (tmp / "w1.db").string();
   wait_for_pages(db1, 5);
   redis.stop(SIGKILL);
@@ -438,7 +445,7 @@ TEST_F(SharedCrawlWorkers, RedisRestartedFromItsAppendOnlyFileMidCrawlAndTheCraw
 
 TEST_F(SharedCrawlWorkers, RedisLostForGoodStopsTheWorkersCleanlyWithTheirPagesKept) {
   auto args = worker_args(tmp, web, redis, "w1", "perdido", 0);
-  args.insert(args.end() - kSites, {"--frontier-patience", "2"});
+  args.insert(args.end() - kSites, {"--frontier-patience", "2", "--fetch-rate", "60"});
   Child w = spawn_cronista(args, (tmp / "w1.err").string());
   const std::string db = (tmp / "w1.db").string();
   wait_for_pages(db, 5);
@@ -847,6 +854,39 @@ TEST_F(SharedRevisitWorkers, AWorkerKilledWithMinus9LeavesItsRevisitsToTheOtherA
   ::kill(again.pid, SIGTERM);
   EXPECT_EQ(again.wait(), 128 + SIGTERM) << testing::read_file(tmp / "w1-again.err");
   EXPECT_GT(revisited(revisits_in(db1)), own_before);
+  std::string which;
+  EXPECT_GE(web.smallest_gap(&which), milliseconds(kRevisitDelayMs)) << which;
+}
+
+// --fetch-rate is the crawl's: two workers given the same rate R share one
+// pacer in Redis, so that together they send no more than R·t + burst page
+// requests in t seconds (counted at the sites; t the time the workers ran,
+// which holds every slot taken), and more than one worker paced alone at
+// R/2 could (R/2·t + its burst): the rate is neither doubled by two workers
+// nor halved by one that has nothing due. The uniform policy spends the
+// whole budget on the collection, so that requests wait for the rate.
+TEST_F(SharedRevisitWorkers, TwoWorkersGivenOneRateSendNoMoreThanItTogetherAndMoreThanHalfOfIt) {
+  constexpr double kRate = 6;
+  constexpr double kBurst = 2;  // the bucket holds a second of the rate, at most two requests
+  const std::vector<std::string> names = {"w1", "w2"};
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    auto args = revisit_worker_args(tmp, web, redis, n, "10s", "5000");
+    for (const char* a : {"--fetch-rate", "6", "--revisit-policy", "uniform"}) args.push_back(a);
+    workers.push_back(spawn_cronista(args, (tmp / (n + ".err")).string()));
+  }
+  expect_clean_exits(tmp, workers, names);
+  const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::size_t sent = 0;
+  for (const auto& s : web.sites)
+    for (const auto& p : s->server().paths())
+      if (p != "/robots.txt") ++sent;
+  EXPECT_LE(static_cast<double>(sent), kRate * t + kBurst) << sent << " requests in " << t << " s";
+  EXPECT_GT(static_cast<double>(sent), kRate / 2 * t + kBurst) << sent << " requests in " << t << " s";
+  // Both took part, and each host's gap held.
+  EXPECT_FALSE(revisits_in((tmp / "w1.db").string()).empty());
+  EXPECT_FALSE(revisits_in((tmp / "w2.db").string()).empty());
   std::string which;
   EXPECT_GE(web.smallest_gap(&which), milliseconds(kRevisitDelayMs)) << which;
 }

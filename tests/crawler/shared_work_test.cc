@@ -25,6 +25,7 @@ class MemoryWork : public SharedWork {
   bool lose_next_reply = false;  // the next exchange is applied but its reply lost
   bool down = false;             // the next calls fail before reaching the frontier
   std::vector<std::string> given_back;
+  std::vector<SharedCompletion> completed;  // as they arrived
 
   Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
     return Status::Ok();
@@ -41,6 +42,7 @@ class MemoryWork : public SharedWork {
     r.released.assign(x.releases.size(), Status::Ok());
     r.completed.assign(x.completions.size(), Status::Ok());
     for (const SharedCompletion& c : x.completions) {
+      completed.push_back(c);
       inflight.erase(c.claim.url);
       if (!c.downloaded) ++budget;
     }
@@ -88,11 +90,29 @@ class MemoryWork : public SharedWork {
     return Status::Ok();
   }
   bool left = false;
-  Result<SharedView> view(double) override { return SharedView{}; }
+  Result<SharedView> view() override { return SharedView{}; }
+  Result<std::chrono::microseconds> pace(double, double) override {
+    if (down) return Status::Error("lost");
+    return std::chrono::microseconds(0);
+  }
   Result<std::vector<std::size_t>> move_due(const std::vector<SharedMove>&) override {
     return std::vector<std::size_t>{};
   }
 };
+
+// A pump of the worker and the pump that takes its reply, keeping every
+// claim it is handed.
+std::vector<SharedClaim> claims_of_pump(SharedCrawl& crawl, std::size_t want) {
+  std::vector<SharedClaim> got;
+  const auto take = [&](const SharedClaim& c) {
+    got.push_back(c);
+    return true;
+  };
+  crawl.pump(want, take);
+  crawl.quiet();
+  crawl.pump(want, take);  // the reply is taken (unless the first pump found it in already)
+  return got;
+}
 
 // Drives the worker the way the crawl loop does: pump, fetch what was
 // claimed, store it and say so, until the crawl ends or `turns` run out.
@@ -155,14 +175,7 @@ TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i, std::nullopt});
   work->budget = 3;
   SharedCrawl crawl(work, std::chrono::seconds(30));
-  std::vector<SharedClaim> got;
-  const auto take = [&](const SharedClaim& c) {
-    got.push_back(c);
-    return true;
-  };
-  crawl.pump(1, take);
-  crawl.quiet();
-  crawl.pump(1, take);  // the reply is taken (unless the first pump found it in already)
+  const std::vector<SharedClaim> got = claims_of_pump(crawl, 1);
   ASSERT_EQ(got.size(), 1u);
   // While that one is being fetched, a claim's reply is lost: only the
   // unknown claim goes back, the one being fetched stays this worker's.
@@ -176,6 +189,37 @@ TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   crawl.quiet();
   EXPECT_EQ(work->given_back, std::vector<std::string>{"http://b.example/1"});
   EXPECT_TRUE(work->inflight.count(got[0].url));
+}
+
+// A page's next visit can still change until the shared frontier has it
+// (a solve after the visit moved its due time, a hub's yield was learnt):
+// before its store job commits and after, until its completion is sent;
+// what is sent is the newest.
+TEST(SharedCrawlLoop, ANextVisitChangedBeforeItsCompletionIsSentGoesAsChanged) {
+  auto work = std::make_shared<MemoryWork>();
+  work->queue.push_back(SharedClaim{"http://c.example/capa", "c.example", 0, std::nullopt});
+  work->budget = 1;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  const std::vector<SharedClaim> got = claims_of_pump(crawl, 1);
+  ASSERT_EQ(got.size(), 1u);
+  const std::string url = got[0].url;
+  SharedCopy next;
+  next.due = 1000;
+  crawl.schedule(url, next);
+  crawl.transfer_ended(url);
+  crawl.finished(url, true, 1);
+  ASSERT_NE(crawl.pending(url), nullptr);
+  crawl.pending(url)->due = 900;  // before the commit
+  crawl.committed(1);
+  ASSERT_NE(crawl.pending(url), nullptr);
+  crawl.pending(url)->due = 800;  // committed, not yet sent
+  std::this_thread::sleep_until(crawl.next_try());
+  crawl.pump(0, [](const SharedClaim&) { return true; });
+  crawl.quiet();
+  EXPECT_EQ(crawl.pending(url), nullptr);  // sent: Redis keeps it now
+  ASSERT_EQ(work->completed.size(), 1u);
+  ASSERT_TRUE(work->completed[0].next.has_value());
+  EXPECT_DOUBLE_EQ(work->completed[0].next->due, 800);
 }
 
 }  // namespace

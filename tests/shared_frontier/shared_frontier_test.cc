@@ -172,7 +172,7 @@ TEST_F(SharedFrontierTest, AWorkerLeavesTheCrawlAtOnceOnlyWithNothingInFlight) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2")), w3 = open(reaper);
   ASSERT_TRUE(w1 && w2 && w3);
   ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
-  for (auto* w : {w1.get(), w2.get(), w3.get()}) ASSERT_TRUE(w->view(1).ok());
+  for (auto* w : {w1.get(), w2.get(), w3.get()}) ASSERT_TRUE(w->view().ok());
   auto held = claim_within(*w2, std::chrono::seconds(2));
   ASSERT_TRUE(held);
   auto gone = w1->leave();
@@ -181,10 +181,9 @@ TEST_F(SharedFrontierTest, AWorkerLeavesTheCrawlAtOnceOnlyWithNothingInFlight) {
   auto stays = w2->leave();
   ASSERT_TRUE(stays.ok());
   EXPECT_FALSE(*stays);
-  auto v = w3->view(1);
+  auto v = w3->view();
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->workers, 2);  // w2 and w3
-  EXPECT_DOUBLE_EQ(v->fetch_rate, 2);
   // w2's URL still returns when it falls silent.
   expect_reaped_after_silence(*w3, 1);
 }
@@ -734,13 +733,12 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
   auto w2 = open(reader);
   auto gone = open(worker("w-parado"));
   ASSERT_TRUE(w1 && w2 && gone);
-  ASSERT_TRUE(gone->view(5).ok());
+  ASSERT_TRUE(gone->view().ok());
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  ASSERT_TRUE(w1->view(4).ok());
-  auto v = w2->view(6);
+  ASSERT_TRUE(w1->view().ok());
+  auto v = w2->view();
   ASSERT_TRUE(v.ok()) << v.status().message();
   EXPECT_EQ(v->workers, 2);
-  EXPECT_DOUBLE_EQ(v->fetch_rate, 10);
   EXPECT_EQ(v->queued_hosts, 0);
 
   std::vector<QueuedUrl> first = pages("a.pt", 2);
@@ -751,10 +749,14 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
   fresh.clear();
   ASSERT_TRUE(w1->add({first[1], {"http://c.pt/novo", "c.pt", "", 10}, first[0]}, nullptr, &fresh).ok());
   EXPECT_EQ(fresh, (std::vector<std::size_t>{1}));
-  v = w2->view(6);
+  v = w2->view();
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->queued_hosts, 3);
+  EXPECT_EQ(std::set<std::string>(v->queued_host_sample.begin(), v->queued_host_sample.end()),
+            (std::set<std::string>{"a.pt", "b.pt", "c.pt"}));
+  EXPECT_EQ(v->queued_host_sample.size(), 3u);
   EXPECT_EQ(v->new_claims, 0);
+  EXPECT_EQ(v->first_claim_ms, 0);  // no URL claimed yet
 
   // a.pt's and b.pt's URLs claimed (best first): their hosts have none
   // queued; b.pt's page downloaded and scheduled for a revisit, which is
@@ -767,16 +769,18 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
     claims.push_back(*c);
   }
   ASSERT_EQ(claims[2].url, "http://b.pt/artigo/0");
-  v = w2->view(6);
+  v = w2->view();
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->queued_hosts, 1);
   EXPECT_EQ(v->new_claims, 3);
+  // The first claim's time, on the server's clock: the new-URL rate counts from it.
+  EXPECT_EQ(v->first_claim_ms, claims[0].claimed_at_ms);
   ASSERT_TRUE(w1->settle(Settle{claims[2], false, NextVisit{v->now_ms, "copy"}}).ok());
   auto revisit = claim_within(*w1, std::chrono::seconds(2));
   ASSERT_TRUE(revisit);
   EXPECT_TRUE(revisit->copy);
   ASSERT_TRUE(w1->give_back(claims[0]).ok());
-  v = w2->view(6);
+  v = w2->view();
   ASSERT_TRUE(v.ok());
   EXPECT_EQ(v->scheduled, 1);
   EXPECT_EQ(v->new_claims, 3);
@@ -810,6 +814,63 @@ TEST_F(SharedFrontierTest, ADueTimeMovesOnlyWhileItIsTheOneItsWorkerSet) {
   moved = w->move_due({{"http://a.pt/", *now, later}});
   ASSERT_TRUE(moved.ok());
   EXPECT_TRUE(moved->empty());
+}
+
+// The crawl's request rate is one pacer for all its workers: at 0.5
+// requests/s (a slot every 2 s, no burst) the first worker's request takes
+// the slot, the other worker's next one is refused with the wait until the
+// next slot, and so is the first's; another crawl paces on its own.
+TEST_F(SharedFrontierTest, OneRequestRateIsPacedForAllWorkersOfACrawl) {
+  auto w1 = open(worker("w1"));
+  auto w2 = open(worker("w2"));
+  SharedFrontierOptions other = worker("w3");
+  other.crawl_id = "outra";
+  auto w3 = open(other);
+  ASSERT_TRUE(w1 && w2 && w3);
+  auto first = w1->pace(0.5, 1);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  EXPECT_EQ(*first, 0);
+  for (SharedFrontier* w : {w2.get(), w1.get()}) {
+    auto wait = w->pace(0.5, 1);
+    ASSERT_TRUE(wait.ok());
+    EXPECT_GT(*wait, 0);
+    EXPECT_LE(*wait, 2000000);
+  }
+  auto elsewhere = w3->pace(0.5, 1);
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_EQ(*elsewhere, 0);
+  // A burst of 2 lets a second request through at once, not a third.
+  auto b1 = w3->pace(0.5, 2);
+  ASSERT_TRUE(b1.ok());
+  EXPECT_EQ(*b1, 0);
+  auto b2 = w3->pace(0.5, 2);
+  ASSERT_TRUE(b2.ok());
+  EXPECT_GT(*b2, 0);
+}
+
+// Over a run of workers taking slots as fast as they can, the slots taken
+// in t seconds stay within rate·t + burst (counted, with t the time they ran).
+TEST_F(SharedFrontierTest, WorkersTakingSlotsAsFastAsTheyCanTakeNoMoreThanTheRateAllows) {
+  constexpr double kRate = 40, kBurst = 2;
+  std::atomic<int> taken{0};
+  const auto start = Clock::now();
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 3; ++i)
+    threads.emplace_back([&, i] {
+      auto w = SharedFrontier::connect(redis_.uri(), worker("w" + std::to_string(i)));
+      if (!w.ok()) return;
+      const auto end = Clock::now() + std::chrono::milliseconds(800);
+      while (Clock::now() < end) {
+        auto r = (*w)->pace(kRate, kBurst);
+        if (!r.ok()) return;
+        if (*r == 0) ++taken;
+        else std::this_thread::sleep_for(std::chrono::microseconds(std::min<std::int64_t>(*r, 5000)));
+      }
+    });
+  for (auto& t : threads) t.join();
+  const double t = std::chrono::duration<double>(Clock::now() - start).count();
+  EXPECT_LE(taken.load(), kRate * t + kBurst) << taken.load() << " slots in " << t << " s";
+  EXPECT_GT(taken.load(), 0);
 }
 
 }  // namespace
