@@ -223,6 +223,10 @@ class Crawl {
   std::int64_t announced_here(std::int64_t fresh) const { return shared_ ? 0 : fresh; }
   void credit_announced();
   bool dispatch_revisit(Clock::time_point now, double wall);
+  // A slot of the budget that no due revisit and no new URL takes: the
+  // scheduled page due earliest whose host may be fetched now is revisited
+  // ahead of time (revisit_schedule.h, the work-conserving rule).
+  bool dispatch_spare_revisit(Clock::time_point now, double wall);
   void start_revisit(PageId id, Clock::time_point now, double wall);
   // A shared crawl (shared_work.h): the shared frontier keeps the due
   // times; a worker revisits the pages it claims, whoever downloaded them.
@@ -307,7 +311,11 @@ class Crawl {
   double started_wall_ = 0;
   std::int64_t fetches_ = 0;  // page requests started in this run
   Clock::time_point next_slot_{};  // --fetch-rate: the earliest the next request may start
+  // When a spare slot last found no host free: the earliest a host it
+  // looked at may be fetched again (max: none waits).
+  Clock::time_point spare_retry_ = Clock::time_point::max();
   std::int64_t answered_ = 0, revisits_ = 0, changed_ = 0, not_modified_ = 0;
+  std::int64_t spare_revisits_ = 0;  // revisits brought forward into spare slots
   std::unique_ptr<revisit::RevisitSchedule> schedule_;
   std::vector<Copy> copies_;                                // by PageId
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
@@ -1140,6 +1148,33 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
   return false;
 }
 
+bool Crawl::dispatch_spare_revisit(Clock::time_point now, double wall) {
+  spare_retry_ = Clock::time_point::max();
+  for (int tries = 0; tries < 8; ++tries) {
+    const auto page = schedule_->earliest_ready([&](PageId id) {
+      const Copy& c = copies_[id];
+      if (c.in_flight || hosts_.needs_robots(c.host, now)) return false;
+      if (hosts_.may_fetch(c.host, now)) return true;
+      const auto next = hosts_[c.host].next_allowed;
+      if (next > now) spare_retry_ = std::min(spare_retry_, next);
+      return false;
+    });
+    if (!page) return false;
+    auto u = CanonicalUrl::parse(copies_[*page].url);
+    if (!u.ok() || !hosts_[copies_[*page].host].rules.allowed(u->path_and_query())) {
+      schedule_->set_weight(*page, 0);
+      schedule_->postpone(*page, std::numeric_limits<double>::infinity());
+      ++skipped_["robots"];
+      continue;
+    }
+    spare_retry_ = Clock::time_point::max();
+    ++spare_revisits_;
+    start_revisit(*page, now, wall);
+    return true;
+  }
+  return false;
+}
+
 // A conditional request with the copy's validators (a host's Last-Modified
 // only while it is trusted).
 void Crawl::start_revisit(PageId id, Clock::time_point now, double wall) {
@@ -1795,8 +1830,10 @@ void Crawl::dispatch() {
     if (shared_) pump_shared();
     auto e = frontier_->pop(now);
     if (!e) {
-      // No new URL may go now: the slot is a revisit's after all.
+      // No new URL may go now: the slot is a revisit's after all, and when
+      // nothing is due, a revisit brought forward (work-conserving).
       if (new_turn && dispatch_revisit(now, wall_seconds())) continue;
+      if (may_revisit && !shared_ && dispatch_spare_revisit(now, wall_seconds())) continue;
       break;
     }
     if (replicas_ && divert_replica(*e, now, &held)) continue;
@@ -1948,6 +1985,8 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
         next = std::min(next, Clock::now() + std::chrono::microseconds(static_cast<std::int64_t>(in_s * 1e6)));
       }
     }
+    // A spare slot waits for the first host it found busy.
+    if (schedule_ && !shared_ && spare_retry_ > Clock::now()) next = std::min(next, spare_retry_);
     // The next request slot of the budget.
     if (!rate_allows(Clock::now())) next = std::min(next, next_rate_slot());
     if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
@@ -1997,6 +2036,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.end_reason = end_reason;
   sum.fetches = answered_;
   sum.revisits = revisits_;
+  sum.spare_revisits = spare_revisits_;
   sum.changed = changed_;
   sum.not_modified = not_modified_;
   if (schedule_) {

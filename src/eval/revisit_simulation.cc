@@ -196,12 +196,33 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
     double best_due = kInf;
     for (std::size_t h = 0; h < truth.hosts.size(); ++h) {
       if (host_free[h] > t) continue;
+      // `estimated`: a visit brought forward (below) leaves its old due time behind.
+      while (estimated && !queue[h].empty() &&
+             queue[h].top().due_ms !=
+                 schedule.due(static_cast<revisit::RevisitSchedule::PageId>(
+                     schedule_id[static_cast<std::size_t>(queue[h].top().page)])) * 1000)
+        queue[h].pop();
       double due = kInf;
       if (!discovered[h].empty()) due = -1;
       else if (!queue[h].empty() && queue[h].top().due_ms <= t) due = queue[h].top().due_ms;
       if (due < best_due) best_due = due, best_host = static_cast<int>(h);
     }
-    if (best_host < 0) continue;
+    Scheduled s{};
+    if (best_host >= 0 && discovered[static_cast<std::size_t>(best_host)].empty()) {
+      s = queue[static_cast<std::size_t>(best_host)].top();
+      queue[static_cast<std::size_t>(best_host)].pop();
+    } else if (best_host < 0) {
+      // `estimated` spends every slot as the crawl does (revisit_schedule.h,
+      // work-conserving): with nothing due on a free host, the page due
+      // earliest on a free host is visited ahead of time.
+      if (!estimated) continue;
+      const auto early = schedule.earliest_ready([&](revisit::RevisitSchedule::PageId id) {
+        return host_free[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(collection[id])].host)] <= t;
+      });
+      if (!early) continue;
+      s = Scheduled{schedule.due(*early) * 1000, collection[*early]};
+      best_host = truth.pages[static_cast<std::size_t>(s.page)].host;
+    }
     const std::size_t h = static_cast<std::size_t>(best_host);
     const std::int64_t now = static_cast<std::int64_t>(t);
     host_free[h] = t + static_cast<double>(o.delay_ms);
@@ -211,8 +232,6 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
       out.push_back({now, best_host, a, 200, truth.version_at(a, now)});
       continue;
     }
-    const Scheduled s = queue[h].top();
-    queue[h].pop();
     const std::size_t i = static_cast<std::size_t>(s.page);
     const int version = truth.version_at(s.page, now);
     const bool main_changed = version != copy[i];

@@ -322,6 +322,27 @@ double RevisitSchedule::next_due_time() {
   return heap_.empty() ? kNever : heap_.top().at;
 }
 
+std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std::function<bool(PageId)>& ready,
+                                                                      std::size_t limit) {
+  // Entries are taken off the heap in due order and put back (the page
+  // chosen included: it stays scheduled); stale entries are dropped.
+  std::vector<Due> looked;
+  std::optional<PageId> chosen;
+  while (!heap_.empty() && looked.size() < limit) {
+    const Due d = heap_.top();
+    heap_.pop();
+    if (d.version != pages_[d.page].version) continue;
+    looked.push_back(d);
+    if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
+    if (ready(d.page)) {
+      chosen = d.page;
+      break;
+    }
+  }
+  for (const Due& d : looked) heap_.push(d);
+  return chosen;
+}
+
 std::optional<RevisitSchedule::PageId> RevisitSchedule::next_due(double now) {
   if (next_due_time() > now) return std::nullopt;
   return heap_.top().page;

@@ -50,6 +50,16 @@
 // their capacity, if lower), so that revisits cannot starve new URLs of
 // the slots that would show their rate.
 //
+// The budget is spent whole (work-conserving): a request slot of the
+// budget that no due revisit and no new URL can take goes to the scheduled
+// page due earliest whose host's politeness allows a fetch now
+// (`earliest_ready`), its visit brought forward. Taking pages in the order
+// of their due times advances the schedule as a whole rather than any one
+// page; the visit resets the page's clock, so its following visits keep
+// the spacing its frequency gives. Pages the policy gave no frequency (the
+// optimum's abandoned pages, pages of weight 0) are not scheduled and do
+// not take spare slots.
+//
 // Memory per page: a fixed record (176 bytes a page measured at a million,
 // the newest kKeptObservations visits included; older unchanged intervals are summed,
 // older changed ones kept as a count and a mean interval). resolve() took
@@ -148,6 +158,11 @@ class RevisitSchedule {
   std::optional<PageId> next_due(double now);
   // The time the next page falls due (infinity when none is scheduled).
   double next_due_time();
+  // A spare slot's revisit (the work-conserving rule in the header
+  // comment): of the scheduled pages, the one due earliest that `ready`
+  // accepts, due or not yet; nullopt when none of the first `limit` pages
+  // by due time is accepted. The page stays scheduled until record_visit().
+  std::optional<PageId> earliest_ready(const std::function<bool(PageId)>& ready, std::size_t limit = 256);
   void postpone(PageId page, double until);
 
   double estimated_rate(PageId page) const;

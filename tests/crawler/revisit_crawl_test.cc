@@ -478,6 +478,45 @@ TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
   EXPECT_GE(share, 0.2) << downloaded.size() << " new of the first " << last_new + 1 << " requests";
 }
 
+// The budget is spent whole. The optimum gives pages different intervals
+// (here the index changes on every visit, its articles never), so their due
+// times bunch and leave gaps: a slot in a gap, with nothing due and no new
+// URL, revisits the page due earliest on a free host ahead of time. No
+// more requests are made than --max-fetches, and every article is kept.
+TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
+  Site site;
+  std::mutex mu;
+  std::size_t requests = 0;
+  int index_version = 0;
+  site.http().set_pre_routing_handler([&](const httplib::Request& req, httplib::Response&) {
+    if (req.path != "/robots.txt" && req.path != "/sitemap.xml") {
+      std::lock_guard lk(mu);
+      ++requests;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
+  constexpr int kLinked = 30;
+  std::string links;
+  for (int i = 0; i < kLinked; ++i) links += "<a href=\"/artigo-" + std::to_string(i) + "\">artigo</a> ";
+  site.http().Get("/", [&](const httplib::Request&, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    res.set_content(news_page(kArticles[index_version++ % 3] + std::string(" ") + links), "text/html; charset=utf-8");
+  });
+  for (int i = 0; i < kLinked; ++i) site.page("/artigo-" + std::to_string(i), news_page(kArticles[i % 3]));
+  site.start();
+
+  TempDir tmp;
+  constexpr std::int64_t kFetches = 200;
+  auto o = uniform_revisits(tmp, site.url("/"), 20, kFetches);
+  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo-%'"), kLinked);
+  EXPECT_GT(sum->spare_revisits, 0);
+  std::lock_guard lk(mu);
+  EXPECT_LE(requests, static_cast<std::size_t>(kFetches));
+}
+
 // --fetch-rate after an idle spell: the crawl waits two seconds for a slow
 // page that links to thirty more, all on one host whose politeness would
 // allow five times the rate. No burst may follow the wait: on the server's

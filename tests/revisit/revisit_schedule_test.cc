@@ -2,6 +2,7 @@
 // the politeness caps, hubs by their yield, due times evenly spaced.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -356,6 +357,54 @@ TEST(RevisitSchedule, APageWithoutHistoryIsEstimatedAtItsPriorUntilItsVisitsSayS
   // Twenty visits a minute apart that saw nothing pull it well below the prior.
   for (int i = 1; i <= 20; ++i) s.record_visit(id, 60.0 * i, false, 0);
   EXPECT_LT(s.estimated_rate(id), 1.0 / 1200);
+}
+
+TEST(RevisitSchedule, ASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
+  RevisitSchedule s(options(0.05));
+  // Two pages on host 0, one on host 1 and one on host 2, changing at
+  // different rates: the optimum gives them different intervals.
+  const auto slow = s.add_page(0, 1, 1.0 / 3000, 0);
+  const auto fast = s.add_page(0, 1, 1.0 / 200, 0);
+  const auto middle = s.add_page(1, 1, 1.0 / 600, 0);
+  const auto other = s.add_page(2, 1, 1.0 / 1000, 0);
+  const auto hub_only = s.add_page(2, 0, 1.0 / 100, 0);  // weight 0, no yield: never scheduled
+  s.resolve();
+  std::vector<RevisitSchedule::PageId> by_due = {slow, fast, middle, other};
+  std::sort(by_due.begin(), by_due.end(), [&](auto a, auto b) { return s.due(a) < s.due(b); });
+  ASSERT_LT(s.due(by_due[0]), s.due(by_due[1]));
+  EXPECT_FALSE(s.next_due(0).has_value());  // nothing is due yet: the slot is spare
+
+  const auto any = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  ASSERT_TRUE(any.has_value());
+  EXPECT_EQ(*any, by_due[0]);
+  // Chosen, not removed: it is still scheduled at the same time.
+  EXPECT_DOUBLE_EQ(s.next_due_time(), s.due(by_due[0]));
+  EXPECT_EQ(s.earliest_ready([](RevisitSchedule::PageId) { return true; }), any);
+
+  // The first page's host must wait: the earliest of the other hosts' pages.
+  const std::uint32_t busy = by_due[0] == middle ? 1u : by_due[0] == other ? 2u : 0u;
+  const auto host_of = [&](RevisitSchedule::PageId id) { return id == middle ? 1u : id == other || id == hub_only ? 2u : 0u; };
+  const auto elsewhere = s.earliest_ready([&](RevisitSchedule::PageId id) { return host_of(id) != busy; });
+  ASSERT_TRUE(elsewhere.has_value());
+  RevisitSchedule::PageId expected = by_due[0];
+  for (auto id : by_due)
+    if (host_of(id) != busy) {
+      expected = id;
+      break;
+    }
+  EXPECT_EQ(*elsewhere, expected);
+  EXPECT_NE(*elsewhere, hub_only);
+
+  // No host ready: no page.
+  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return false; }).has_value());
+  // Only the unscheduled page's host ready: it is not taken.
+  const auto only_hub = s.earliest_ready([&](RevisitSchedule::PageId id) { return id == hub_only; });
+  EXPECT_FALSE(only_hub.has_value());
+
+  // Its visit brought forward restarts its clock: the next one is an interval after it.
+  const double early = s.due(*any) / 2;
+  s.record_visit(*any, early, false, 0);
+  EXPECT_NEAR(s.due(*any), early + 1.0 / s.frequency(*any), 1e-9);
 }
 
 }  // namespace
