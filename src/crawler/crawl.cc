@@ -1753,15 +1753,19 @@ void Crawl::take_slot(Clock::time_point now) {
 
 void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
+  SharedSlotRule rule;
   if (o_.temporal_mode && o_.fill_free_slots) {
     // The lone crawl's free-slot rule, applied by the shared frontier.
-    SharedSlotRule rule;
     rule.slack = o_.priority_slack;
     rule.lookahead = std::chrono::duration_cast<std::chrono::milliseconds>(frontier_->options().lookahead);
     rule.band = yield_.band();
     rule.learnt = yield_.counts();
-    shared_->set_slot_rule(std::move(rule));
   }
+  // Work-conserving revisits (revisit_schedule.h): a worker with nothing
+  // being fetched and a slot of the crawl's rate may take a revisit early.
+  rule.spare = schedule_ && shared_->fetching() == 0 && fetcher_->in_flight() == 0 &&
+               std::chrono::steady_clock::now() >= shared_->pace_after();
+  shared_->set_slot_rule(std::move(rule));
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
     if (c.revisit) return claim_revisit(c, job);

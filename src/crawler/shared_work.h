@@ -82,6 +82,9 @@ struct SharedSlotRule {
   std::chrono::milliseconds lookahead{0};
   int band = 10;
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
+  // With nothing else to claim, the scheduled revisit due earliest on a
+  // free host, ahead of its time (a worker with a slot and nothing to send).
+  bool spare = false;
 };
 
 // What one round trip to the shared frontier carries, done in this order.

@@ -137,7 +137,7 @@ class RedisWork : public crawler::SharedWork {
     e.claims = static_cast<int>(x.claims);
     e.held = static_cast<int>(x.held);
     e.slot_rule = SlotRule{x.slot_rule.slack, static_cast<int>(x.slot_rule.lookahead.count()), x.slot_rule.band,
-                           x.slot_rule.learnt};
+                           x.slot_rule.learnt, x.slot_rule.spare};
     auto r = f_->exchange(e);
     crawler::SharedReply out;
     out.offered = r.added;

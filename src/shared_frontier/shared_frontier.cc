@@ -145,7 +145,7 @@ return {added, linked, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
-// new_share, host_connections, slack, lookahead_ms, band, learnt. Claims up to n URLs, best first: the same
+// new_share, host_connections, slack, lookahead_ms, band, learnt, spare. Claims up to n URLs, best first: the same
 // as n claims of one in a row. The candidates are the hosts this worker
 // holds with room (fewer than host_connections of their URLs claimed and
 // not released: 'conns:HOST') and the ready hosts no one holds; a URL
@@ -199,7 +199,35 @@ local address_gap, want, held = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(A
 local new_share, conns = tonumber(ARGV[8]), tonumber(ARGV[9])
 local slack, lookahead = tonumber(ARGV[10] or '-1'), tonumber(ARGV[11] or '0')
 local band, learnt = math.max(1, tonumber(ARGV[12] or '10')), ARGV[13] or ''
+local spare = ARGV[14] == '1'
 local now = now_ms()
+-- A spare slot (`spare`: the worker has nothing else to send): the
+-- scheduled revisit due earliest, ahead of its time, of a host no one
+-- holds whose gaps have passed (the first 64 due are looked at), as a lone
+-- crawl fills a budget slot that nothing due takes.
+local function spare_revisit()
+  if not spare then return nil end
+  for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
+    local host = redis.call('HGET', p .. 'due_host', url)
+    if host and redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
+      local at = redis.call('ZSCORE', p .. 'hosts', host)
+      local addr = redis.call('HGET', p .. 'host_addr', host)
+      local addr_at = addr and address_gap > 0 and redis.call('GET', p .. 'addr:' .. addr)
+      if (not at or tonumber(at) <= now) and not (addr_at and tonumber(addr_at) > now) then
+        redis.call('ZREM', p .. 'due', url)
+        redis.call('HDEL', p .. 'due_host', url)
+        if addr and address_gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
+        redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
+        redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
+        redis.call('SADD', p .. 'holds:' .. worker, host)
+        redis.call('ZADD', p .. 'hosts', now + lease, host)
+        redis.call('HSET', p .. 'inflight:' .. worker, url, host .. '\t' .. now)
+        return {'url', tostring(now), url, host, tostring(now), 'r' .. (redis.call('HGET', p .. 'copy', url) or '')}
+      end
+    end
+  end
+  return nil
+end
 redis.call('ZADD', p .. 'workers', now, worker)
 local due = redis.call('ZRANGEBYSCORE', p .. 'due', '-inf', now, 'WITHSCORES', 'LIMIT', 0, 256)
 for i = 1, #due, 2 do
@@ -272,6 +300,8 @@ for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LI
   end
 end
 if #ready == 0 then
+  local early = spare_revisit()
+  if early then return early end
   local first = redis.call('ZRANGE', p .. 'hosts', 0, 0, 'WITHSCORES')
   if #first == 0 then return nothing(spent and 'budget' or 'empty') end
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
@@ -422,7 +452,7 @@ redis.call('SET', p .. 'owed', tostring(owed))
 -- Nothing for this worker now: it holds its share of the hosts and has no
 -- room on them, or the budget is spent and no ready host has a revisit
 -- due (one may come), or better URLs are on hosts soon ready.
-if claimed == 0 then return {'wait', tostring(now + 20), tostring(now)} end
+if claimed == 0 then return spare_revisit() or {'wait', tostring(now + 20), tostring(now)} end
 return out
 )lua";
 
@@ -772,7 +802,8 @@ std::vector<std::string> SharedFrontier::claim_args(int n, int held, const SlotR
           std::to_string(rule.slack),
           std::to_string(std::max(0, rule.lookahead_ms)),
           std::to_string(std::max(1, rule.band)),
-          learnt};
+          learnt,
+          rule.spare ? "1" : "0"};
 }
 
 Result<std::variant<std::vector<Claim>, NoClaim>> SharedFrontier::claim_up_to(int n, int held, const SlotRule& rule) {

@@ -125,6 +125,10 @@ struct SlotRule {
   int lookahead_ms = 0;
   int band = 10;
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
+  // With nothing else to claim: the scheduled revisit due earliest (of the
+  // first 64) on a host no one holds whose gaps have passed, ahead of its
+  // time, as a lone crawl fills a budget slot that nothing due takes.
+  bool spare = false;
 };
 
 // What claim() says when it hands out nothing.

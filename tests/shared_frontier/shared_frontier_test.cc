@@ -634,6 +634,37 @@ TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTh
   EXPECT_EQ(*c->copy, R"({"etag":"\"v1\""})");
 }
 
+// A worker with a slot and nothing else to claim takes the scheduled
+// revisit due earliest, ahead of its time, on a host no one holds; never
+// one of a held host, and only when asked (the work-conserving rule).
+TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadOfItsTime) {
+  auto w1 = open(worker("w1")), w2 = open(worker("w2"));
+  ASSERT_TRUE(w1 && w2);
+  auto now = w1->now_ms();
+  ASSERT_TRUE(now.ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://c.pt/capa", "c.pt", NextVisit{*now + 10000, "c"}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://b.pt/", "b.pt", NextVisit{*now + 30000, "b"}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://a.pt/", "a.pt", NextVisit{*now + 60000, "a"}).ok());
+  ASSERT_TRUE(w1->add(pages("c.pt", 1)).ok());
+  auto busy = w1->claim();  // c.pt's new page: c.pt is held now
+  ASSERT_TRUE(busy.ok());
+  ASSERT_TRUE(std::holds_alternative<Claim>(*busy));
+  EXPECT_EQ(std::get<Claim>(*busy).url, "http://c.pt/artigo/0");
+  SlotRule spare;
+  spare.spare = true;
+  auto take = [&](const SlotRule& rule) -> std::string {
+    auto r = w2->claim_up_to(4, 0, rule);
+    if (!r.ok()) return "error: " + r.status().message();
+    if (auto* claims = std::get_if<std::vector<Claim>>(&*r); claims && !claims->empty())
+      return claims->front().url + " " + claims->front().copy.value_or("(no copy)");
+    return "none";
+  };
+  EXPECT_EQ(take(SlotRule{}), "none");  // not asked: nothing is due
+  EXPECT_EQ(take(spare), "http://b.pt/ b");  // c.pt's is earlier, but its host is held
+  EXPECT_EQ(take(spare), "http://a.pt/ a");
+  EXPECT_EQ(take(spare), "none");
+}
+
 // A page settled with its next visit is revisited by whichever worker
 // claims it then, with the copy the last visit left; a revisit takes no
 // page of the budget (it is served when the budget is spent) and is held
