@@ -227,6 +227,7 @@ class Crawl {
   // scheduled page due earliest whose host may be fetched now is revisited
   // ahead of time (revisit_schedule.h, the work-conserving rule).
   bool dispatch_spare_revisit(Clock::time_point now, double wall);
+  bool robots_allow_revisit(PageId id);
   void start_revisit(PageId id, Clock::time_point now, double wall);
   // A shared crawl (shared_work.h): the shared frontier keeps the due
   // times; a worker revisits the pages it claims, whoever downloaded them.
@@ -430,6 +431,21 @@ Status Crawl::setup() {
   if (o_.shared) {
     // The shared frontier orders the crawl; the local one holds what was claimed.
     shared_ = std::make_unique<SharedCrawl>(o_.shared, o_.shared_patience);
+    shared_->set_slot_rule([this] {
+      SharedSlotRule rule;
+      if (o_.temporal_mode && o_.fill_free_slots) {
+        // The lone crawl's free-slot rule, applied by the shared frontier.
+        rule.slack = o_.priority_slack;
+        rule.lookahead = std::chrono::duration_cast<std::chrono::milliseconds>(frontier_->options().lookahead);
+        rule.band = yield_.band();
+        rule.learnt = yield_.counts();
+      }
+      // Work-conserving revisits (revisit_schedule.h): a worker with nothing
+      // being fetched and a slot of the crawl's rate may take a revisit early.
+      rule.spare = schedule_ && shared_->fetching() == 0 && fetcher_->in_flight() == 0 &&
+                   std::chrono::steady_clock::now() >= shared_->pace_after();
+      return rule;
+    });
     fo.priority_slack = -1;
     fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
       shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_);
@@ -1134,17 +1150,22 @@ bool Crawl::dispatch_revisit(Clock::time_point now, double wall) {
       schedule_->postpone(*due, wall + std::max(wait, 0.01));
       continue;
     }
-    auto u = CanonicalUrl::parse(c.url);
-    if (!u.ok() || !hosts_[host].rules.allowed(u->path_and_query())) {
-      // robots.txt now forbids it: no more visits.
-      schedule_->set_weight(*due, 0);
-      schedule_->postpone(*due, std::numeric_limits<double>::infinity());
-      ++skipped_["robots"];
-      continue;
-    }
+    if (!robots_allow_revisit(*due)) continue;
     start_revisit(*due, now, wall);
     return true;
   }
+  return false;
+}
+
+// Whether robots.txt still lets the page be fetched; when it forbids it,
+// the page is visited no more.
+bool Crawl::robots_allow_revisit(PageId id) {
+  const Copy& c = copies_[id];
+  auto u = CanonicalUrl::parse(c.url);
+  if (u.ok() && hosts_[c.host].rules.allowed(u->path_and_query())) return true;
+  schedule_->set_weight(id, 0);
+  schedule_->postpone(id, std::numeric_limits<double>::infinity());
+  ++skipped_["robots"];
   return false;
 }
 
@@ -1160,13 +1181,7 @@ bool Crawl::dispatch_spare_revisit(Clock::time_point now, double wall) {
       return false;
     });
     if (!page) return false;
-    auto u = CanonicalUrl::parse(copies_[*page].url);
-    if (!u.ok() || !hosts_[copies_[*page].host].rules.allowed(u->path_and_query())) {
-      schedule_->set_weight(*page, 0);
-      schedule_->postpone(*page, std::numeric_limits<double>::infinity());
-      ++skipped_["robots"];
-      continue;
-    }
+    if (!robots_allow_revisit(*page)) continue;
     spare_retry_ = Clock::time_point::max();
     ++spare_revisits_;
     start_revisit(*page, now, wall);
@@ -1753,19 +1768,6 @@ void Crawl::take_slot(Clock::time_point now) {
 
 void Crawl::pump_shared() {
   const std::size_t want = static_cast<std::size_t>(std::max(1, o_.connections));
-  SharedSlotRule rule;
-  if (o_.temporal_mode && o_.fill_free_slots) {
-    // The lone crawl's free-slot rule, applied by the shared frontier.
-    rule.slack = o_.priority_slack;
-    rule.lookahead = std::chrono::duration_cast<std::chrono::milliseconds>(frontier_->options().lookahead);
-    rule.band = yield_.band();
-    rule.learnt = yield_.counts();
-  }
-  // Work-conserving revisits (revisit_schedule.h): a worker with nothing
-  // being fetched and a slot of the crawl's rate may take a revisit early.
-  rule.spare = schedule_ && shared_->fetching() == 0 && fetcher_->in_flight() == 0 &&
-               std::chrono::steady_clock::now() >= shared_->pace_after();
-  shared_->set_slot_rule(std::move(rule));
   StoreJob job;
   shared_->pump(want, [&](const SharedClaim& c) {
     if (c.revisit) return claim_revisit(c, job);

@@ -86,7 +86,7 @@ bool SharedCrawl::start(std::size_t claims) {
   for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
   x.held = hosts_fetching();
-  x.slot_rule = slot_rule_;
+  if (claims > 0 && slot_rule_) x.slot_rule = slot_rule_();
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
   Trip t;
   t.offers = offers_.size();

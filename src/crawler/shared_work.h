@@ -218,8 +218,8 @@ class SharedCrawl {
   // of `want` is free, unless nothing is being fetched. The trip runs while
   // the loop goes on: its claims come at the pump that finds its reply in.
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
-  // The rule the claims of the next pumps follow.
-  void set_slot_rule(SharedSlotRule rule) { slot_rule_ = std::move(rule); }
+  // The rule the claims follow, asked for as each round trip with claims starts.
+  void set_slot_rule(std::function<SharedSlotRule()> rule) { slot_rule_ = std::move(rule); }
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
   // page is analysed and stored.
@@ -276,7 +276,7 @@ class SharedCrawl {
   std::shared_ptr<SharedWork> work_;
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
-  SharedSlotRule slot_rule_;
+  std::function<SharedSlotRule()> slot_rule_;
   std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released

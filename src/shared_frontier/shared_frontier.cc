@@ -201,6 +201,22 @@ local slack, lookahead = tonumber(ARGV[10] or '-1'), tonumber(ARGV[11] or '0')
 local band, learnt = math.max(1, tonumber(ARGV[12] or '10')), ARGV[13] or ''
 local spare = ARGV[14] == '1'
 local now = now_ms()
+-- Whether no one holds `host` and its address is not busy; and its address.
+local function unheld(host)
+  if redis.call('EXISTS', p .. 'lease:' .. host) == 1 then return false end
+  local addr = redis.call('HGET', p .. 'host_addr', host)
+  local at = addr and redis.call('GET', p .. 'addr:' .. addr)
+  return not (at and tonumber(at) > now), addr
+end
+-- Leases a host no one holds to this worker with one URL claimed (and its
+-- address, with an address gap, until the host is released).
+local function lease_host(host, addr)
+  if addr and address_gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
+  redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
+  redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
+  redis.call('SADD', p .. 'holds:' .. worker, host)
+  redis.call('ZADD', p .. 'hosts', now + lease, host)
+end
 -- A spare slot (`spare`: the worker has nothing else to send): the
 -- scheduled revisit due earliest, ahead of its time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
@@ -209,21 +225,15 @@ local function spare_revisit()
   if not spare then return nil end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
     local host = redis.call('HGET', p .. 'due_host', url)
-    if host and redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
-      local at = redis.call('ZSCORE', p .. 'hosts', host)
-      local addr = redis.call('HGET', p .. 'host_addr', host)
-      local addr_at = addr and address_gap > 0 and redis.call('GET', p .. 'addr:' .. addr)
-      if (not at or tonumber(at) <= now) and not (addr_at and tonumber(addr_at) > now) then
-        redis.call('ZREM', p .. 'due', url)
-        redis.call('HDEL', p .. 'due_host', url)
-        if addr and address_gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
-        redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
-        redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
-        redis.call('SADD', p .. 'holds:' .. worker, host)
-        redis.call('ZADD', p .. 'hosts', now + lease, host)
-        redis.call('HSET', p .. 'inflight:' .. worker, url, host .. '\t' .. now)
-        return {'url', tostring(now), url, host, tostring(now), 'r' .. (redis.call('HGET', p .. 'copy', url) or '')}
-      end
+    local free, addr = false, nil
+    if host then free, addr = unheld(host) end
+    local at = free and redis.call('ZSCORE', p .. 'hosts', host)
+    if free and (not at or tonumber(at) <= now) then
+      redis.call('ZREM', p .. 'due', url)
+      redis.call('HDEL', p .. 'due_host', url)
+      lease_host(host, addr)
+      redis.call('HSET', p .. 'inflight:' .. worker, url, host .. '\t' .. now)
+      return {'url', tostring(now), url, host, tostring(now), 'r' .. (redis.call('HGET', p .. 'copy', url) or '')}
     end
   end
   return nil
@@ -278,24 +288,17 @@ if conns > 1 then
   end
 end
 for _, host in ipairs(redis.call('ZRANGEBYSCORE', p .. 'hosts', '-inf', now, 'LIMIT', 0, scan)) do
-  if redis.call('EXISTS', p .. 'lease:' .. host) == 0 then
-    local addr = redis.call('HGET', p .. 'host_addr', host)
-    local free = true
-    if addr then
-      local at = redis.call('GET', p .. 'addr:' .. addr)
-      if at and tonumber(at) > now then free = false end
+  local free, addr = unheld(host)
+  if free then
+    local new, rev = tops(host)
+    if not new then
+      redis.call('SREM', p .. 'qhosts', host)
+      redis.call('ZREM', p .. 'qbest', host)
     end
-    if free then
-      local new, rev = tops(host)
-      if not new then
-        redis.call('SREM', p .. 'qhosts', host)
-        redis.call('ZREM', p .. 'qbest', host)
-      end
-      if not new and not rev then
-        redis.call('ZREM', p .. 'hosts', host)
-      else
-        ready[#ready + 1] = {host, addr, new, rev, conns, false}
-      end
+    if not new and not rev then
+      redis.call('ZREM', p .. 'hosts', host)
+    else
+      ready[#ready + 1] = {host, addr, new, rev, conns, false}
     end
   end
 end
@@ -375,13 +378,11 @@ local function holds(score)
   if not m or prio <= m then return false end
   return estimate(prio) < estimate(m)
 end
-local held_back = false
-for _, r in ipairs(ready) do
-  if r[3] and holds(r[3]) then
-    r[3] = false
-    held_back = true
-  end
+-- A ready host's best new URL that waits is no candidate.
+local function hold(r)
+  if r[3] and holds(r[3]) then r[3] = false end
 end
+for _, r in ipairs(ready) do hold(r) end
 local owed = tonumber(redis.call('GET', p .. 'owed') or '0')
 local out = {'url', tostring(now)}
 local busy = {}  -- addresses leased by this call
@@ -424,22 +425,13 @@ while claimed < want do
   else
     r[6] = true
     fresh = fresh - 1
-    if addr and address_gap > 0 then
-      redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease)
-      busy[addr] = true
-    end
-    redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
-    redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
-    redis.call('SADD', p .. 'holds:' .. worker, host)
-    redis.call('ZADD', p .. 'hosts', now + lease, host)
+    if addr and address_gap > 0 then busy[addr] = true end
+    lease_host(host, addr)
   end
   r[5] = r[5] - 1
   if r[5] > 0 then
     r[3], r[4] = tops(host)
-    if r[3] and holds(r[3]) then
-      r[3] = false
-      held_back = true
-    end
+    hold(r)
   end
   redis.call('HSET', p .. 'inflight:' .. worker, top[1], host .. '\t' .. top[2])
   out[#out + 1] = top[1]
