@@ -809,8 +809,6 @@ TEST_F(SharedRevisitWorkers, TwoWorkersRevisitEveryPageConditionallyAndKeepEachH
 // with SIGTERM, however slow the machine.
 TEST_F(SharedRevisitWorkers, AWorkerKilledWithMinus9LeavesItsRevisitsToTheOtherAndRejoins) {
   auto args1 = revisit_worker_args(tmp, web, redis, "w1", "300s");
-  Child w1 = spawn_cronista(args1, (tmp / "w1.err").string());
-  Child w2 = spawn_cronista(revisit_worker_args(tmp, web, redis, "w2", "300s"), (tmp / "w2.err").string());
   const std::string db1 = (tmp / "w1.db").string(), db2 = (tmp / "w2.db").string();
   auto revisited = [](const std::map<std::string, std::int64_t>& m) {
     std::int64_t n = 0;
@@ -822,6 +820,12 @@ TEST_F(SharedRevisitWorkers, AWorkerKilledWithMinus9LeavesItsRevisitsToTheOtherA
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(milliseconds(50));
   };
+  Child w1 = spawn_cronista(args1, (tmp / "w1.err").string());
+  // The second worker starts once the first has downloaded a page, so that
+  // the first has pages of its own to leave behind however slowly it starts.
+  await([&] { return std::filesystem::exists(db1) && !rows(db1, "SELECT url FROM history").empty(); },
+        std::chrono::seconds(60));
+  Child w2 = spawn_cronista(revisit_worker_args(tmp, web, redis, "w2", "300s"), (tmp / "w2.err").string());
   await([&] { return revisited(revisits_in(db1)) >= 3; }, std::chrono::seconds(60));
   ::kill(w1.pid, SIGKILL);
   EXPECT_EQ(w1.wait(), 128 + SIGKILL);
