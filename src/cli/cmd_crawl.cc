@@ -555,8 +555,27 @@ int cmd_crawl(int argc, char** argv) {
     so.address_gap_ms = a.address_delay_ms;
     so.host_connections = a.host_connections;
     so.new_share = revisit::RevisitOptions{}.min_new_share;
-    auto work = shared_frontier::open_crawl_work(a.frontier, so);
+    // What the crawl's guarantees rest on is given to every worker alike:
+    // one request rate, one gap per host and per address, one judgement of
+    // what is in scope. The first worker's values are the crawl's.
+    const std::vector<std::pair<std::string, std::string>> settings = {
+        {"--fetch-rate", fetch_rate_text(a.fetch_rate)},
+        {"--delay-ms", std::to_string(a.delay_ms)},
+        {"--address-delay-ms", std::to_string(a.address_delay_ms)},
+        {"--mode", a.mode},
+        {"--from/--to", o.period.from.to_string() + ".." + o.period.to.to_string()}};
+    std::vector<shared_frontier::SharedFrontier::Clash> clashes;
+    auto work = shared_frontier::open_crawl_work(a.frontier, so, settings, &clashes);
     if (!work.ok()) return fail("crawl", "--frontier " + a.frontier + ": " + work.status().message());
+    if (!clashes.empty()) {
+      std::string what;
+      for (const auto& c : clashes)
+        what += (what.empty() ? "" : ", ") + c.name + " " + c.given + " (the crawl's: " + c.crawl + ")";
+      return fail("crawl", "crawl '" + a.crawl_id + "' was started with other settings: " + what +
+                               "; every worker of a crawl is given the same --fetch-rate, --delay-ms, "
+                               "--address-delay-ms, --mode, --from and --to",
+                  kExitUsage);
+    }
     o.shared = std::move(*work);
     o.shared_patience = std::chrono::seconds(a.frontier_patience);
   }

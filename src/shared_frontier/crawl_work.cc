@@ -241,10 +241,16 @@ class RedisWork : public crawler::SharedWork {
 
 }  // namespace
 
-Result<std::shared_ptr<crawler::SharedWork>> open_crawl_work(const std::string& uri,
-                                                             const SharedFrontierOptions& options) {
+Result<std::shared_ptr<crawler::SharedWork>> open_crawl_work(
+    const std::string& uri, const SharedFrontierOptions& options,
+    const std::vector<std::pair<std::string, std::string>>& settings, std::vector<SharedFrontier::Clash>* clashes) {
   auto f = SharedFrontier::connect(uri, options);
   if (!f.ok()) return f.status();
+  if (!settings.empty()) {
+    auto differ = (*f)->agree(settings);
+    if (!differ.ok()) return differ.status();
+    if (clashes) *clashes = std::move(*differ);
+  }
   return std::shared_ptr<crawler::SharedWork>(std::make_shared<RedisWork>(std::move(*f)));
 }
 

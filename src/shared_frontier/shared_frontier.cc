@@ -653,6 +653,24 @@ redis.call('ZREM', p .. 'workers', me)
 return 1
 )lua";
 
+// ARGV: prefix, then name, value pairs. A setting absent from 'settings'
+// takes the value given; one present with another value is returned with
+// the crawl's value. Returns {name, crawl's value, ...}.
+constexpr const char* kAgree = R"lua(
+local p = ARGV[1]
+local out = {}
+for i = 2, #ARGV - 1, 2 do
+  if redis.call('HSETNX', p .. 'settings', ARGV[i], ARGV[i + 1]) == 0 then
+    local had = redis.call('HGET', p .. 'settings', ARGV[i])
+    if had ~= ARGV[i + 1] then
+      out[#out + 1] = ARGV[i]
+      out[#out + 1] = had
+    end
+  end
+end
+return out
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = std::string(kQueueIndex) + kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
@@ -666,6 +684,7 @@ const std::string kViewScript = std::string(kNow) + kView;
 const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
 const std::string kPaceScript = kPace;
+const std::string kAgreeScript = kAgree;
 const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -698,6 +717,25 @@ Result<std::unique_ptr<SharedFrontier>> SharedFrontier::connect(const std::strin
 Status SharedFrontier::set_budget(std::int64_t pages) {
   auto r = redis_->command({"SET", prefix() + "budget", std::to_string(pages), "NX"});
   return r.ok() ? Status::Ok() : failed("setting the page budget", r.status());
+}
+
+Result<std::vector<SharedFrontier::Clash>> SharedFrontier::agree(
+    const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::vector<std::string> args = {prefix()};
+  for (const auto& [name, value] : settings) {
+    args.push_back(name);
+    args.push_back(value);
+  }
+  auto r = redis_->script(kAgreeScript, {}, args);
+  if (!r.ok()) return failed("reading the crawl's settings", r.status());
+  std::vector<Clash> out;
+  for (std::size_t i = 0; i + 1 < r->elements.size(); i += 2) {
+    Clash c{r->elements[i].str, "", r->elements[i + 1].str};
+    for (const auto& [name, value] : settings)
+      if (name == c.name) c.given = value;
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& urls, std::size_t from,

@@ -32,6 +32,7 @@
 //   first_claim     STRING when the first was (ms, Redis clock)
 //   budget          STRING pages left to claim (absent: no budget)
 //   pace            STRING the crawl's next request slot (µs, Redis clock), for --fetch-rate
+//   settings        HASH   name → value of the settings every worker is given alike (agree())
 //   seq, done       STRING counters
 // Scripts run atomically on the server (Lua) and build their keys from the
 // prefix, so Redis Cluster is not supported (one server, optionally with
@@ -168,6 +169,15 @@ class SharedFrontier {
 
   // Sets the page budget once for the crawl (the first worker's value wins).
   Status set_budget(std::int64_t pages);
+
+  // Settings that every worker of the crawl must be given alike (name,
+  // value as text): a setting the crawl has no value for yet takes the one
+  // given, and each that the crawl has with another value is returned with
+  // it. Atomic, so of workers joining at once the first one's values win.
+  struct Clash {
+    std::string name, given, crawl;
+  };
+  Result<std::vector<Clash>> agree(const std::vector<std::pair<std::string, std::string>>& settings);
 
   // Queues the URLs never seen before; a URL seen and still queued moves up
   // when the new priority is better. Each URL's `backlinks` are added to

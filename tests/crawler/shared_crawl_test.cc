@@ -503,6 +503,41 @@ TEST_F(SharedCrawlWorkers, AWorkerJoiningASpentCrawlEndsCleanlyWithNothingKept) 
   EXPECT_FALSE(std::filesystem::exists(tmp / "w2.db"));
 }
 
+TEST_F(SharedCrawlWorkers, AWorkerGivenAnotherRateGapOrPeriodThanTheCrawlsIsRefusedWithNothingKept) {
+  auto with = [&](const std::string& name, std::vector<std::string> extra) {
+    auto args = worker_args(tmp, web, redis, name, "acordo", 6);
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  auto first = testing::run_cronista(with("w1", {"--fetch-rate", "50"}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+
+  // Another rate: refused before anything is fetched or created.
+  auto rate = testing::run_cronista(with("w2", {"--fetch-rate", "80"}));
+  EXPECT_EQ(rate.exit_code, 2) << rate.err;
+  EXPECT_NE(rate.err.find("--fetch-rate 80 (the crawl's: 50)"), std::string::npos) << rate.err;
+  EXPECT_EQ(std::count(rate.err.begin(), rate.err.end(), '\n'), 1) << rate.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "w2.db"));
+
+  // Another gap and period at once: both named.
+  auto args = with("w3", {"--fetch-rate", "50"});
+  args[2] = "1940";  // --from
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--delay-ms") args[i + 1] = std::to_string(kDelayMs + 5);
+  auto gap = testing::run_cronista(args);
+  EXPECT_EQ(gap.exit_code, 2) << gap.err;
+  EXPECT_NE(gap.err.find("--delay-ms " + std::to_string(kDelayMs + 5) + " (the crawl's: " + std::to_string(kDelayMs) + ")"),
+            std::string::npos) << gap.err;
+  EXPECT_NE(gap.err.find("--from/--to 1940-01-01..1945-12-31 (the crawl's: 1939-01-01..1945-12-31)"),
+            std::string::npos) << gap.err;
+  EXPECT_FALSE(std::filesystem::exists(tmp / "w3.db"));
+
+  // The same settings join (the budget was spent: nothing left to do).
+  auto same = testing::run_cronista(with("w4", {"--fetch-rate", "50"}));
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  EXPECT_EQ(count((tmp / "w1.db").string(), "SELECT COUNT(*) FROM history"), 6);
+}
+
 TEST_F(SharedCrawlWorkers, ASecondCrawlIdInTheSameRedisDoesNotInterfere) {
   auto a = testing::run_cronista(worker_args(tmp, web, redis, "a", "primeiro", 20));
   ASSERT_EQ(a.exit_code, 0) << a.err;
