@@ -128,7 +128,8 @@ struct SlotRule {
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
   // With nothing else to claim: the scheduled revisit due earliest (of the
   // first 64) on a host no one holds whose gaps have passed, ahead of its
-  // time, as a lone crawl fills a budget slot that nothing due takes.
+  // time, as a lone crawl fills a budget slot that nothing due takes; only
+  // for a worker that holds no host (one host is within any share).
   bool spare = false;
 };
 

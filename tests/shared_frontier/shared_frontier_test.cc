@@ -636,7 +636,8 @@ TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTh
 
 // A worker with a slot and nothing else to claim takes the scheduled
 // revisit due earliest, ahead of its time, on a host no one holds; never
-// one of a held host, and only when asked (the work-conserving rule).
+// one of a held host, never while it holds a host itself, and only when
+// asked (the work-conserving rule).
 TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadOfItsTime) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
@@ -652,8 +653,8 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   EXPECT_EQ(std::get<Claim>(*busy).url, "http://c.pt/artigo/0");
   SlotRule spare;
   spare.spare = true;
-  auto take = [&](const SlotRule& rule) -> std::string {
-    auto r = w2->claim_up_to(4, 0, rule);
+  auto take = [&](const SlotRule& rule, int held = 0) -> std::string {
+    auto r = w2->claim_up_to(4, held, rule);
     if (!r.ok()) return "error: " + r.status().message();
     if (auto* claims = std::get_if<std::vector<Claim>>(&*r); claims && !claims->empty())
       return claims->front().url + " " + claims->front().copy.value_or("(no copy)");
@@ -661,6 +662,7 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   };
   EXPECT_EQ(take(SlotRule{}), "none");  // not asked: nothing is due
   EXPECT_EQ(take(spare), "http://b.pt/ b");  // c.pt's is earlier, but its host is held
+  EXPECT_EQ(take(spare, 1), "none");           // a worker holding a host takes no other this way
   EXPECT_EQ(take(spare), "http://a.pt/ a");
   EXPECT_EQ(take(spare), "none");
 }
