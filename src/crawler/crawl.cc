@@ -170,7 +170,10 @@ class Crawl {
   bool admit(const CanonicalUrl& u, bool hub = false);
   std::uint32_t host_for(const CanonicalUrl& u, StoreJob& job);
   void on_response(FetchResponse&& r);
-  void on_robots(std::uint32_t host, const FetchResponse& r);
+  // `shared_ttl`: for an answer a worker of a shared crawl fetched, the
+  // time left of its keeping (else the response's Cache-Control says).
+  void on_robots(std::uint32_t host, const FetchResponse& r,
+                 std::optional<std::chrono::milliseconds> shared_ttl = std::nullopt);
   void on_analysed(AnalysisResult&& r);
   void dispatch();
   void submit(StoreJob job) {
@@ -577,7 +580,7 @@ Status Crawl::setup() {
   return Status::Ok();
 }
 
-void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
+void Crawl::on_robots(std::uint32_t host, const FetchResponse& r, std::optional<std::chrono::milliseconds> shared_ttl) {
   const auto now = Clock::now();
   const auto wall = std::chrono::system_clock::now();
   hosts_.on_finish(host, answered_at(r, now));
@@ -586,6 +589,8 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   outcome.network_error = r.error != FetchError::None && !(r.status >= 300 && r.status < 400);
   outcome.too_many_redirects = r.status >= 300 && r.status < 400;
   outcome.body = r.body;
+  outcome.max_age = cache_max_age(r.raw_head);
+  outcome.shared_ttl = shared_ttl;
   HostState& h = hosts_[host];
   RobotsEntry entry = robots_policy_.on_fetch(outcome, wall, h.robots_entry ? &*h.robots_entry : nullptr);
   if (entry.source == RobotsSource::kUnreachable && h.robots_failures < o_.retries) {
@@ -604,13 +609,13 @@ void Crawl::on_robots(std::uint32_t host, const FetchResponse& r) {
   }
   h.robots_failures = 0;
   if (entry.source == RobotsSource::kUnreachable) count_error("host-unreachable");
-  const auto ttl = std::chrono::duration_cast<std::chrono::seconds>(entry.expires - wall);
+  const auto ttl = std::chrono::duration_cast<std::chrono::milliseconds>(entry.expires - wall);
   // An answer from the host itself (not from the shared frontier) is shared.
   if (shared_ && !r.raw_head.empty() && entry.source != RobotsSource::kUnreachable)
-    shared_->share_robots(h.authority, SharedRobots{outcome.status, r.body}, ttl);
+    shared_->share_robots(h.authority, SharedRobots{outcome.status, r.body, std::nullopt}, ttl);
   std::string reason = entry.reason;
   if (outcome.network_error && !r.error_message.empty()) reason += " (" + r.error_message + ")";
-  hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::seconds(1)), now);
+  hosts_.set_robots(host, entry.rules, reason, std::max(ttl, std::chrono::milliseconds(1)), now);
   h.robots_entry = std::move(entry);
   StoreJob job;
   job.hosts.push_back(HostRow{host, h.authority, h.origin, reason, static_cast<std::int64_t>(h.crawl_delay.count())});
@@ -1718,7 +1723,7 @@ void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
       FetchResponse r;
       r.status = known->status;
       r.body = std::move(known->body);
-      on_robots(host, r);
+      on_robots(host, r, known->ttl);
       return;
     }
   }

@@ -71,7 +71,7 @@ void HostQueue::defer(std::uint32_t id, Clock::time_point until) {
   h.next_allowed = std::max(h.next_allowed, until);
 }
 
-void HostQueue::set_robots(std::uint32_t id, RobotsRules rules, std::string outcome, std::chrono::seconds ttl,
+void HostQueue::set_robots(std::uint32_t id, RobotsRules rules, std::string outcome, std::chrono::milliseconds ttl,
                            Clock::time_point now) {
   HostState& h = hosts_[id];
   h.rules = std::move(rules);

@@ -88,7 +88,7 @@ class HostQueue {
   void defer(std::uint32_t id, Clock::time_point until);
   void robots_fetching(std::uint32_t id) { hosts_[id].robots = RobotsState::Fetching; }
   // Robots outcome: the rules and how long to trust them.
-  void set_robots(std::uint32_t id, RobotsRules rules, std::string outcome, std::chrono::seconds ttl,
+  void set_robots(std::uint32_t id, RobotsRules rules, std::string outcome, std::chrono::milliseconds ttl,
                   Clock::time_point now);
 
   const PolitenessOptions& options() const { return options_; }

@@ -218,7 +218,7 @@ std::optional<SharedRobots> SharedCrawl::robots(const std::string& host) {
   return std::move(*r);
 }
 
-void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) {
+void SharedCrawl::share_robots(const std::string& host, const SharedRobots& robots, std::chrono::milliseconds ttl) {
   quiet();
   if (failing_since_) return;
   if (Status s = work_->share_robots(host, robots, ttl); !s.ok()) failed(s);

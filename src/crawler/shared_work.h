@@ -67,6 +67,7 @@ struct SharedCompletion {
 struct SharedRobots {
   int status = 0;
   std::string body;
+  std::optional<std::chrono::milliseconds> ttl;  // read back: the time left of its keeping
 };
 
 // The free-slot rule of a lone temporal crawl (crawl.h) for the shared
@@ -159,7 +160,7 @@ class SharedWork {
   // has not expired.
   virtual Result<std::optional<SharedRobots>> robots(const std::string& host) = 0;
   // Shares a host's robots.txt with the other workers for `ttl`.
-  virtual Status share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl) = 0;
+  virtual Status share_robots(const std::string& host, const SharedRobots& robots, std::chrono::milliseconds ttl) = 0;
   // Keeps the hosts of `held` leased and returns the URLs of dead workers.
   virtual Status heartbeat(const std::vector<SharedClaim>& held) = 0;
   // How often heartbeat() must run for leases to hold.
@@ -207,7 +208,7 @@ class SharedCrawl {
   // A host's robots.txt fetched by a worker of the crawl, or nullopt (none
   // yet, expired, or the shared frontier unreachable: fetch it yourself).
   std::optional<SharedRobots> robots(const std::string& host);
-  void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::seconds ttl);
+  void share_robots(const std::string& host, const SharedRobots& robots, std::chrono::milliseconds ttl);
   // Beats the heart when it is time (every turn of the crawl loop).
   void beat();
   // Sends what is buffered (found URLs, releases, completions) and claims

@@ -189,15 +189,18 @@ class RedisWork : public crawler::SharedWork {
     if (!r.ok()) return r.status();
     std::optional<crawler::SharedRobots> out;
     if (!*r) return out;
-    const auto nl = (*r)->find('\n');
+    const std::string& v = (*r)->value;
+    const auto nl = v.find('\n');
     if (nl == std::string::npos) return out;  // not written by put_robots: fetch it again
     out.emplace();
-    out->status = std::atoi((*r)->substr(0, nl).c_str());
-    out->body = (*r)->substr(nl + 1);
+    out->status = std::atoi(v.substr(0, nl).c_str());
+    out->body = v.substr(nl + 1);
+    if ((*r)->ttl_ms > 0) out->ttl = std::chrono::milliseconds((*r)->ttl_ms);
     return out;
   }
 
-  Status share_robots(const std::string& host, const crawler::SharedRobots& robots, std::chrono::seconds ttl) override {
+  Status share_robots(const std::string& host, const crawler::SharedRobots& robots,
+                      std::chrono::milliseconds ttl) override {
     return f_->put_robots(host, std::to_string(robots.status) + "\n" + robots.body, ttl.count());
   }
 

@@ -672,6 +672,13 @@ end
 return out
 )lua";
 
+// ARGV: the robots:HOST key. Returns {value, ms left} or {} when absent.
+constexpr const char* kRobots = R"lua(
+local v = redis.call('GET', ARGV[1])
+if not v then return {} end
+return {v, redis.call('PTTL', ARGV[1])}
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = std::string(kQueueIndex) + kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
@@ -686,6 +693,7 @@ const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
 const std::string kPaceScript = kPace;
 const std::string kAgreeScript = kAgree;
+const std::string kRobotsScript = kRobots;
 const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
 Status failed(const std::string& what, const Status& s) { return Status::Error(what + ": " + s.message()); }
@@ -960,16 +968,16 @@ Result<std::vector<Claim>> SharedFrontier::own_claims() {
   return out;
 }
 
-Status SharedFrontier::put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s) {
-  auto r = redis_->command({"SET", prefix() + "robots:" + host, value, "EX", std::to_string(std::max<std::int64_t>(1, ttl_s))});
+Status SharedFrontier::put_robots(const std::string& host, const std::string& value, std::int64_t ttl_ms) {
+  auto r = redis_->command({"SET", prefix() + "robots:" + host, value, "PX", std::to_string(std::max<std::int64_t>(1, ttl_ms))});
   return r.ok() ? Status::Ok() : failed("sharing the robots.txt of " + host, r.status());
 }
 
-Result<std::optional<std::string>> SharedFrontier::robots(const std::string& host) {
-  auto r = redis_->command({"GET", prefix() + "robots:" + host});
+Result<std::optional<SharedFrontier::StoredRobots>> SharedFrontier::robots(const std::string& host) {
+  auto r = redis_->script(kRobotsScript, {}, {prefix() + "robots:" + host});
   if (!r.ok()) return failed("reading the robots.txt of " + host, r.status());
-  if (r->kind != RedisReply::Kind::kString) return std::optional<std::string>();
-  return std::optional<std::string>(std::move(r->str));
+  if (r->elements.size() < 2 || r->elements[0].kind != RedisReply::Kind::kString) return std::optional<StoredRobots>();
+  return std::optional<StoredRobots>(StoredRobots{std::move(r->elements[0].str), r->elements[1].integer});
 }
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next) {

@@ -264,9 +264,14 @@ class SharedFrontier {
   Result<std::vector<Claim>> own_claims();
 
   // A host's robots.txt as a worker fetched it ("STATUS\nBODY"), shared
-  // until `ttl_s` seconds from now; nullopt when none is stored or expired.
-  Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_s);
-  Result<std::optional<std::string>> robots(const std::string& host);
+  // until `ttl_ms` from now; read back with the ms left of that (nullopt
+  // when none is stored or it expired).
+  Status put_robots(const std::string& host, const std::string& value, std::int64_t ttl_ms);
+  struct StoredRobots {
+    std::string value;
+    std::int64_t ttl_ms = 0;
+  };
+  Result<std::optional<StoredRobots>> robots(const std::string& host);
 
   // A revisit of a URL not in flight: it joins its host's revisits when
   // due, and its claim carries `next.copy`.

@@ -517,6 +517,55 @@ TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
   EXPECT_LE(requests, static_cast<std::size_t>(kFetches));
 }
 
+// A page that robots.txt forbids after its first visit is not revisited
+// once the crawl has read the new rules: the site keeps its robots.txt a
+// second (Cache-Control: max-age=1) and forbids /fechado as soon as it has
+// served it. At the server, no request for /fechado follows the first
+// robots.txt that forbids it but one sent while the old rules still held
+// (a robots.txt fetch does not wait for the host's transfer under way),
+// while the other pages go on being revisited; a crawl that kept the rules
+// a day revisits it a dozen times.
+TEST(RevisitCrawl, APageRobotsTxtForbidsAfterItsFirstVisitIsNotRevisited) {
+  Site site;
+  std::mutex mu;
+  std::vector<std::string> order;  // paths as served; "robots:forbids" for the new rules
+  bool closed = false;
+  site.http().Get("/robots.txt", [&](const httplib::Request&, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    order.push_back(closed ? "robots:forbids" : "robots:allows");
+    res.set_header("Cache-Control", "max-age=1");
+    res.set_content(closed ? "User-agent: *\nDisallow: /fechado\n" : "User-agent: *\nDisallow: /privado\n",
+                    "text/plain");
+  });
+  int edition = 0;
+  auto page = [&](const char* path) {
+    site.http().Get(path, [&, path](const httplib::Request&, httplib::Response& res) {
+      std::lock_guard lk(mu);
+      order.push_back(path);
+      if (std::string(path) == "/fechado") closed = true;
+      res.set_content(news_page(kArticles[edition++ % 3] + std::string(" <a href=\"/aberto\">aberto</a> "
+                                                                       "<a href=\"/fechado\">fechado</a>")),
+                      "text/html; charset=utf-8");
+    });
+  };
+  page("/");
+  page("/aberto");
+  page("/fechado");
+  site.start();
+
+  TempDir tmp;
+  auto o = uniform_revisits(tmp, site.url("/"), 20, 90);
+  o.host_connections = 1;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  std::lock_guard lk(mu);
+  const auto forbids = std::find(order.begin(), order.end(), "robots:forbids");
+  ASSERT_NE(forbids, order.end()) << "robots.txt was not read again within the crawl";
+  EXPECT_GE(std::count(order.begin(), forbids, "/fechado"), 1);
+  EXPECT_LE(std::count(forbids, order.end(), "/fechado"), 1);
+  EXPECT_GE(std::count(forbids, order.end(), "/aberto"), 2);  // the others are still revisited
+}
+
 // --fetch-rate after an idle spell: the crawl waits two seconds for a slow
 // page that links to thirty more, all on one host whose politeness would
 // allow five times the rate. No burst may follow the wait: on the server's

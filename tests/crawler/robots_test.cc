@@ -233,29 +233,61 @@ using Clock = std::chrono::system_clock;
 TEST(RobotsPolicy, SuccessParsesAndCachesFor24Hours) {
   RobotsPolicy policy;
   const auto now = Clock::now();
-  const auto e = policy.on_fetch({200, false, false, "User-agent: *\nDisallow: /privado\n"}, now);
+  const auto e = policy.on_fetch({200, false, false, "User-agent: *\nDisallow: /privado\n", std::nullopt, std::nullopt}, now);
   EXPECT_EQ(e.source, RobotsSource::kParsed);
   EXPECT_FALSE(e.rules.allowed("/privado"));
   EXPECT_FALSE(policy.expired(e, now + std::chrono::hours(23)));
   EXPECT_TRUE(policy.expired(e, now + std::chrono::hours(24)));
 }
 
+// The server may ask for a shorter keeping with Cache-Control (RFC 9309
+// §2.4 lets HTTP caching decide within the 24 hours); never longer, never
+// below a second, and never for an unreachable server's answer.
+TEST(RobotsPolicy, CacheControlShortensTheKeepingWithinTheDay) {
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: public, max-age=90\r\n\r\n"),
+            std::chrono::seconds(90));
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\ncache-control: MAX-AGE=\"60\"\r\n\r\n"), std::chrono::seconds(60));
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\nCache-Control: no-cache\r\n\r\n"), std::chrono::seconds(0));
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\nCache-Control: max-age=600\r\nCache-Control: max-age=30\r\n\r\n"),
+            std::chrono::seconds(30));  // the shorter of two
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\nCache-Control: max-age=soon, private\r\n\r\n"), std::nullopt);
+  EXPECT_EQ(cache_max_age("HTTP/1.1 200 OK\r\nExpires: 0\r\n\r\n"), std::nullopt);
+  EXPECT_EQ(cache_max_age(""), std::nullopt);
+
+  RobotsPolicy policy;
+  const auto now = Clock::now();
+  const auto brief = policy.on_fetch({200, false, false, "User-agent: *\nDisallow: /x\n", std::chrono::seconds(90), std::nullopt}, now);
+  EXPECT_FALSE(policy.expired(brief, now + std::chrono::seconds(89)));
+  EXPECT_TRUE(policy.expired(brief, now + std::chrono::seconds(90)));
+  const auto week = policy.on_fetch({404, false, false, {}, std::chrono::hours(24 * 7), std::nullopt}, now);
+  EXPECT_TRUE(policy.expired(week, now + std::chrono::hours(24)));
+  const auto none = policy.on_fetch({200, false, false, "", std::chrono::seconds(0), std::nullopt}, now);
+  EXPECT_FALSE(policy.expired(none, now));
+  EXPECT_TRUE(policy.expired(none, now + std::chrono::seconds(1)));
+  const auto down = policy.on_fetch({503, false, false, {}, std::chrono::seconds(5), std::nullopt}, now);
+  EXPECT_FALSE(policy.expired(down, now + std::chrono::minutes(59)));
+  // A shared crawl's copy keeps exactly what is left of it, below the second too.
+  const auto shared = policy.on_fetch({200, false, false, "", std::nullopt, std::chrono::milliseconds(300)}, now);
+  EXPECT_FALSE(policy.expired(shared, now + std::chrono::milliseconds(299)));
+  EXPECT_TRUE(policy.expired(shared, now + std::chrono::milliseconds(300)));
+}
+
 TEST(RobotsPolicy, ClientErrorsAllowEverything) {
   RobotsPolicy policy;
   for (int status : {400, 401, 403, 404, 410}) {
-    const auto e = policy.on_fetch({status, false, false, "User-agent: *\nDisallow: /\n"}, Clock::now());
+    const auto e = policy.on_fetch({status, false, false, "User-agent: *\nDisallow: /\n", std::nullopt, std::nullopt}, Clock::now());
     EXPECT_EQ(e.source, RobotsSource::kUnavailable) << status;
     EXPECT_TRUE(e.rules.allowed("/qualquer")) << status;
   }
-  const auto redirects = policy.on_fetch({301, false, true, {}}, Clock::now());
+  const auto redirects = policy.on_fetch({301, false, true, {}, std::nullopt, std::nullopt}, Clock::now());
   EXPECT_TRUE(redirects.rules.allowed("/qualquer"));
 }
 
 TEST(RobotsPolicy, ServerErrorsAndNetworkFailuresDisallowForAWhile) {
   RobotsPolicy policy;
   const auto now = Clock::now();
-  for (RobotsFetchOutcome o : {RobotsFetchOutcome{500, false, false, {}}, RobotsFetchOutcome{503, false, false, {}},
-                               RobotsFetchOutcome{429, false, false, {}}, RobotsFetchOutcome{0, true, false, {}}}) {
+  for (RobotsFetchOutcome o : {RobotsFetchOutcome{500, false, false, {}, std::nullopt, std::nullopt}, RobotsFetchOutcome{503, false, false, {}, std::nullopt, std::nullopt},
+                               RobotsFetchOutcome{429, false, false, {}, std::nullopt, std::nullopt}, RobotsFetchOutcome{0, true, false, {}, std::nullopt, std::nullopt}}) {
     const auto e = policy.on_fetch(o, now);
     EXPECT_EQ(e.source, RobotsSource::kUnreachable) << o.status;
     EXPECT_FALSE(e.rules.allowed("/")) << o.status;
@@ -267,12 +299,12 @@ TEST(RobotsPolicy, ServerErrorsAndNetworkFailuresDisallowForAWhile) {
 TEST(RobotsPolicy, ServerErrorKeepsRecentParsedRules) {
   RobotsPolicy policy;
   const auto t0 = Clock::now();
-  const auto ok = policy.on_fetch({200, false, false, "User-agent: *\nDisallow: /privado\n"}, t0);
-  const auto later = policy.on_fetch({503, false, false, {}}, t0 + std::chrono::hours(25), &ok);
+  const auto ok = policy.on_fetch({200, false, false, "User-agent: *\nDisallow: /privado\n", std::nullopt, std::nullopt}, t0);
+  const auto later = policy.on_fetch({503, false, false, {}, std::nullopt, std::nullopt}, t0 + std::chrono::hours(25), &ok);
   EXPECT_EQ(later.source, RobotsSource::kStale);
   EXPECT_TRUE(later.rules.allowed("/publico"));
   EXPECT_FALSE(later.rules.allowed("/privado"));
-  const auto much_later = policy.on_fetch({503, false, false, {}}, t0 + std::chrono::hours(24 * 31), &later);
+  const auto much_later = policy.on_fetch({503, false, false, {}, std::nullopt, std::nullopt}, t0 + std::chrono::hours(24 * 31), &later);
   EXPECT_EQ(much_later.source, RobotsSource::kUnreachable);
   EXPECT_FALSE(much_later.rules.allowed("/publico"));
 }
@@ -281,7 +313,7 @@ TEST(RobotsPolicy, UsesTheConfiguredProductToken) {
   RobotsPolicy::Options options;
   options.user_agent_token = "cronista/0.1 (+https://example.org/cronista)";
   RobotsPolicy policy(options);
-  const auto e = policy.on_fetch({200, false, false, "User-agent: cronista\nDisallow: /\n"}, Clock::now());
+  const auto e = policy.on_fetch({200, false, false, "User-agent: cronista\nDisallow: /\n", std::nullopt, std::nullopt}, Clock::now());
   EXPECT_FALSE(e.rules.allowed("/x"));
 }
 

@@ -930,5 +930,70 @@ TEST_F(SharedRevisitWorkers, TwoWorkersGivenOneRateSendNoMoreThanItTogetherAndMo
   EXPECT_GE(web.smallest_gap(&which), milliseconds(kRevisitDelayMs)) << which;
 }
 
+// A site whose robots.txt, kept a second (Cache-Control: max-age=1),
+// forbids /fechado once it has served it; it links to `other`'s pages.
+struct ClosingSite {
+  Site site;
+  std::mutex mu;
+  std::vector<std::string> order;  // paths as served; "robots:forbids" for the new rules
+  bool closed = false;
+  int edition = 0;
+  void start() {
+    site.http().Get("/robots.txt", [this](const httplib::Request&, httplib::Response& res) {
+      std::lock_guard lk(mu);
+      order.push_back(closed ? "robots:forbids" : "robots:allows");
+      res.set_header("Cache-Control", "max-age=1");
+      res.set_content(closed ? "User-agent: *\nDisallow: /fechado\n" : "User-agent: *\nAllow: /\n", "text/plain");
+    });
+    site.http().Get("/(|aberto|fechado)", [this](const httplib::Request& req, httplib::Response& res) {
+      std::lock_guard lk(mu);
+      order.push_back(req.path);
+      if (req.path == "/fechado") closed = true;
+      res.set_content(html("<p>Edição " + std::to_string(++edition) + ": em março de 1942 o porto reabriu. " + links +
+                           "</p>"),
+                      "text/html; charset=utf-8");
+    });
+    site.start();
+  }
+  std::string links;
+};
+
+// The same across two workers of a shared crawl, one robots.txt read by a
+// worker kept by the other only as long as it is left of its second: at
+// each site, after the first robots.txt that forbids /fechado, at most one
+// request for it per worker (sent while the old rules still held).
+TEST(SharedCrawlRobots, APageRobotsTxtForbidsAfterItsFirstVisitIsNotRevisitedByAnyWorker) {
+  testing::RedisServer redis;
+  if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  ClosingSite a, b;
+  a.links = "<a href=\"/aberto\">aberto</a> <a href=\"/fechado\">fechado</a>";
+  b.links = a.links;
+  a.start();
+  b.start();
+  for (auto [s, other] : {std::pair{&a, &b}, std::pair{&b, &a}}) {
+    std::lock_guard lk(s->mu);
+    s->links += " <a href=\"" + other->site.url("/") + "\">outro</a>";
+  }
+  TempDir tmp;
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names)
+    workers.push_back(spawn_cronista(
+        {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", (tmp / (n + ".db")).string(),
+         "--delay-ms", "20", "--connections", "2", "--quiet", "--frontier", redis.uri(), "--crawl-id", "regras",
+         "--lease-ms", "400", "--revisit", "--revisit-policy", "uniform", "--run-for", "5s", "--fetch-rate", "20",
+         a.site.url("/")},
+        (tmp / (n + ".err")).string()));
+  expect_clean_exits(tmp, workers, names);
+  for (ClosingSite* s : {&a, &b}) {
+    std::lock_guard lk(s->mu);
+    const auto forbids = std::find(s->order.begin(), s->order.end(), "robots:forbids");
+    ASSERT_NE(forbids, s->order.end()) << s->site.url("/") << ": robots.txt was not read again";
+    EXPECT_GE(std::count(s->order.begin(), forbids, "/fechado"), 1);
+    EXPECT_LE(std::count(forbids, s->order.end(), "/fechado"), 2) << s->site.url("/");
+    EXPECT_GE(std::count(forbids, s->order.end(), "/aberto"), 2) << s->site.url("/");
+  }
+}
+
 }  // namespace
 }  // namespace cronista::crawler

@@ -82,7 +82,7 @@ class MemoryWork : public SharedWork {
     return out;
   }
   Result<std::optional<SharedRobots>> robots(const std::string&) override { return std::optional<SharedRobots>{}; }
-  Status share_robots(const std::string&, const SharedRobots&, std::chrono::seconds) override { return Status::Ok(); }
+  Status share_robots(const std::string&, const SharedRobots&, std::chrono::milliseconds) override { return Status::Ok(); }
   Status heartbeat(const std::vector<SharedClaim>&) override { return Status::Ok(); }
   std::chrono::milliseconds heartbeat_every() const override { return std::chrono::milliseconds(100); }
   Status leave() override {
