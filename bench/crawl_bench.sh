@@ -7,7 +7,8 @@
 # (/usr/bin/time -v). Then the cost of a shared frontier: the same
 # `--mode general` crawl alone and as one worker against a Redis the script
 # starts on a unix socket (and stops), one after the other, with the
-# worker's pages/s as a share of the lone crawl's. Then a crawl that
+# worker's pages/s as a share of the lone crawl's, and CPU per page of each
+# and of redis-server. Then a crawl that
 # discovers about 1 million URLs (pages with many links, --max-pages small)
 # for peak memory.
 #
@@ -211,22 +212,33 @@ start_redis() {
 }
 stop_redis() { kill "$redis_pid" 2>/dev/null || true; wait "$redis_pid" 2>/dev/null || true; redis_pid=""; }
 median() { python3 -c "import statistics, sys; print(statistics.median(float(x) for x in sys.argv[1:]))" "$@"; }
+# Redis's own CPU seconds so far (user + system), from INFO.
+redis_cpu() { redis-cli -s "$work/redis.sock" info cpu | awk -F: '/^used_cpu_(user|sys):/ {s += $2} END {printf "%.2f", s}'; }
 start_redis
-lone_rates=(); worker_rates=()
+lone_rates=(); worker_rates=(); lone_cpus=(); worker_cpus=(); redis_cpus=()
 for run in $(seq 1 "$shared_runs"); do
   timed "$work/lone$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/lone$run.db" "$seed"
   n="$(crawled "$work/lone$run")"
   row "lone --mode general (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
   lone_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
+  lone_cpus+=("$(python3 -c "print($cpu/$n if $n else 0)")")
+  before="$(redis_cpu)"
   timed "$work/worker$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/worker$run.db" \
     --frontier "unix://$work/redis.sock" --crawl-id "bench$run" "$seed"
   n="$(crawled "$work/worker$run")"
+  rcpu="$(python3 -c "print(round($(redis_cpu) - $before, 2))")"
   row "one worker, Redis (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
+  printf "  %-32s %26.2f\n" "redis-server's CPU s" "$rcpu"
   worker_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
+  worker_cpus+=("$(python3 -c "print($cpu/$n if $n else 0)")")
+  redis_cpus+=("$(python3 -c "print($rcpu/$n if $n else 0)")")
 done
 stop_redis
 lone_median="$(median "${lone_rates[@]}")"
 worker_median="$(median "${worker_rates[@]}")"
+lone_cpu_median="$(median "${lone_cpus[@]}")"
+worker_cpu_median="$(median "${worker_cpus[@]}")"
+redis_cpu_median="$(median "${redis_cpus[@]}")"
 
 timed "$work/scrapy" scrapy runspider "$work/spider.py" -a "start=$seed" -s LOG_LEVEL=WARNING \
   -s CONCURRENT_REQUESTS=32 -s CONCURRENT_REQUESTS_PER_DOMAIN=32 -s DOWNLOAD_DELAY=0 -s ROBOTSTXT_OBEY=True \
@@ -245,6 +257,12 @@ for mode in general temporal; do
 done
 printf "shared frontier (median of %s): lone %.1f pages/s, one worker against Redis %.1f pages/s, share %.0f%%\n" \
   "$shared_runs" "$lone_median" "$worker_median" "$(python3 -c "print(100*$worker_median/$lone_median if $lone_median else 0)")"
+# The machine's cores decide the wall-clock share when Redis and the crawl
+# compete for them; CPU per page says what each costs wherever it runs.
+printf "shared frontier, CPU ms per page (medians): lone %.3f, worker %.3f (share %.0f%%), redis-server %.3f\n" \
+  "$(python3 -c "print(1000*$lone_cpu_median)")" "$(python3 -c "print(1000*$worker_cpu_median)")" \
+  "$(python3 -c "print(100*$lone_cpu_median/$worker_cpu_median if $worker_cpu_median else 0)")" \
+  "$(python3 -c "print(1000*$redis_cpu_median)")"
 
 if ((million)); then
   # 2,000 pages × 500 links to distinct (missing) URLs each = 1 M URLs
