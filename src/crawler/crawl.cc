@@ -443,9 +443,11 @@ Status Crawl::setup() {
         rule.band = yield_.band();
         rule.learnt = yield_.counts();
       }
-      // Work-conserving revisits (revisit_schedule.h): a worker with nothing
-      // being fetched and a slot of the crawl's rate may take a revisit early.
-      rule.spare = schedule_ && shared_->fetching() == 0 && fetcher_->in_flight() == 0 &&
+      // Work-conserving revisits (revisit_schedule.h): a worker with a
+      // connection free, nothing claimed waiting for it and a slot of the
+      // crawl's rate may take a revisit early (one at a time).
+      rule.spare = schedule_ && claimed_revisits_.empty() && frontier_->empty() &&
+                   fetcher_->in_flight() < static_cast<std::size_t>(std::max(1, o_.connections)) &&
                    std::chrono::steady_clock::now() >= shared_->pace_after();
       return rule;
     });

@@ -221,9 +221,13 @@ end
 -- scheduled revisit due earliest, ahead of its time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
 -- crawl fills a budget slot that nothing due takes. Only for a worker that
--- holds no host: one host is within any worker's share of the hosts.
+-- holds fewer hosts than its share of them (or none).
 local function spare_revisit()
-  if not spare or held > 0 then return nil end
+  if not spare then return nil end
+  if held > 0 then
+    local active = math.max(1, redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf'))
+    if held >= math.ceil(redis.call('ZCARD', p .. 'hosts') / active) then return nil end
+  end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
     local host = redis.call('HGET', p .. 'due_host', url)
     local free, addr = false, nil

@@ -129,7 +129,7 @@ struct SlotRule {
   // With nothing else to claim: the scheduled revisit due earliest (of the
   // first 64) on a host no one holds whose gaps have passed, ahead of its
   // time, as a lone crawl fills a budget slot that nothing due takes; only
-  // for a worker that holds no host (one host is within any share).
+  // for a worker holding fewer hosts than its share of them (or none).
   bool spare = false;
 };
 

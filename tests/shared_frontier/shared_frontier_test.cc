@@ -636,8 +636,8 @@ TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTh
 
 // A worker with a slot and nothing else to claim takes the scheduled
 // revisit due earliest, ahead of its time, on a host no one holds; never
-// one of a held host, never while it holds a host itself, and only when
-// asked (the work-conserving rule).
+// one of a held host, never beyond the worker's share of the hosts, and
+// only when asked (the work-conserving rule).
 TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadOfItsTime) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
@@ -662,7 +662,7 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   };
   EXPECT_EQ(take(SlotRule{}), "none");  // not asked: nothing is due
   EXPECT_EQ(take(spare), "http://b.pt/ b");  // c.pt's is earlier, but its host is held
-  EXPECT_EQ(take(spare, 1), "none");           // a worker holding a host takes no other this way
+  EXPECT_EQ(take(spare, 2), "none");           // two workers, three hosts: a worker holding two has its share
   EXPECT_EQ(take(spare), "http://a.pt/ a");
   EXPECT_EQ(take(spare), "none");
 }
