@@ -14,7 +14,11 @@
 # them. Then precision, scored by `eval-crawl` against the web's truth: at
 # every page cut-off from 100 on, the three workers' shards merged by fetch
 # time against the lone crawl of the same run (target: within 2 points), and
-# two lone crawls against each other (the noise of the comparison). Then
+# two lone crawls against each other (the noise of the comparison), and a
+# lone crawl given the three workers' connections together (--connections
+# 96: as many transfers and pages waiting for analysis as the three have)
+# against the lone crawl: what that much parallelism costs without Redis.
+# Then
 # Redis memory per million queued URLs (build/shared_frontier_bench: the
 # crawl's add script, 1 million URLs over 5,000 hosts).
 #
@@ -128,7 +132,7 @@ for seed in $seeds; do
   [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
 
   for delay in $delays; do
-    lones=() ones=() threes=() gaps=()
+    lones=() ones=() threes=() gaps=() wides=()
     noise="-"
 
     for run in $(seq 1 "$runs"); do
@@ -164,14 +168,21 @@ for seed in $seeds; do
           { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone.log" >&2; exit 1; }
         noise="$(largest_gap "$work/eval-$tag-lone/curves.csv" lone1 lone2)"
       fi
+      # One process with the three workers' connections: the cost of the parallelism alone.
+      crawl "$seed" "$delay" "wide-$tag" --connections 96 --order-out "$work/wide-$tag-r$run.order"
+      "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
+        --order "$work/lone-$tag-r$run.order" --name lone --order "$work/wide-$tag-r$run.order" --name wide \
+        --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
+        { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
+      wides+=("$(largest_gap "$work/eval-$tag-wide-r$run/curves.csv" lone wide)")
     done
     lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
     total=0
     for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
     twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
     share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
-    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
-      "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise")")
+    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
+      "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise" "${wides[*]}")")
   done
   stop_pid "$server_pid"
   server_pid=""
@@ -179,14 +190,15 @@ done
 
 echo
 echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
-printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %s\n' seed delay lone_s one_s share three_s pages twice \
-  precision_gap lone_noise
+printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %s\n' seed delay lone_s one_s share three_s pages twice \
+  precision_gap lone_noise wide_gap
 printf '%s\n' "${rows[@]}"
 echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
 echo " and twice: URLs in more than one of the three shards, of the last run;"
 echo " precision_gap: per run, the largest difference in points between the three workers' precision and"
 echo " the lone crawl's at a page cut-off from 100 on, @ that cut-off (target: within 2 points);"
-echo " lone_noise: the same between the first two lone crawls)"
+echo " lone_noise: the same between the first two lone crawls;"
+echo " wide_gap: per run, the same between one process with --connections 96 and the lone crawl)"
 
 if ((urls > 0)); then
   echo
