@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <fstream>
 #include <future>
@@ -579,23 +580,35 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
   while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
   if (a >= b) return false;
   const std::string_view span = text.substr(a, b - a);
+  SpanCache& cache = thread_span_cache();
   SpanClass c;
-  {
-    std::lock_guard<std::mutex> lock(span_cache_mutex_);
-    if (auto it = span_cache_.find(span); it != span_cache_.end()) c = it->second;
-    else c.dropped = std::string_view::npos;
-  }
-  if (c.dropped == std::string_view::npos) {
+  if (auto it = cache.find(span); it != cache.end()) {
+    c = it->second;
+  } else {
     c = classify(text, a, b);
-    std::lock_guard<std::mutex> lock(span_cache_mutex_);
-    if (span_cache_.size() >= kSpanCacheSize) span_cache_.clear();
-    span_cache_.emplace(std::string(span), c);
+    if (cache.size() >= kSpanCacheSize) cache.clear();
+    cache.emplace(std::string(span), c);
   }
   if (c.pattern < 0) return false;
   m->start = a + c.dropped;
   m->end = b;
   m->pattern = c.pattern;
   return true;
+}
+
+std::uint64_t PatternSet::new_id() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
+
+PatternSet::SpanCache& PatternSet::thread_span_cache() const {
+  thread_local std::uint64_t owner = 0;
+  thread_local SpanCache spans;
+  if (owner != id_) {
+    spans.clear();
+    owner = id_;
+  }
+  return spans;
 }
 
 PatternSet::SpanClass PatternSet::classify(std::string_view text, std::size_t a, std::size_t b) const {
