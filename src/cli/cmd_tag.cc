@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <deque>
 #include <cstdio>
@@ -141,6 +142,10 @@ class ParallelPieces {
       *error = read_error_;
       return false;
     }
+    if (first_ == failed_at_) {
+      *error = scan_error_;
+      return false;
+    }
     *piece = std::move(window_.front());
     window_.pop_front();
     ++first_;
@@ -181,10 +186,23 @@ class ParallelPieces {
         continue;
       }
       // A deque keeps its elements in place when others are added or taken.
-      Piece& p = window_[next_scan_++ - first_];
+      const std::size_t index = next_scan_++;
+      Piece& p = window_[index - first_];
       lock.unlock();
-      auto scanned = tagger_->scan(p.text);
+      std::unique_ptr<temporal::ScannedText> scanned;
+      Status failed = Status::Ok();
+      try {
+        scanned = tagger_->scan(p.text);
+      } catch (const std::exception& e) {
+        failed = Status::Error(std::string("tagging failed: ") + e.what());
+      }
       lock.lock();
+      if (!failed.ok()) {
+        // Reported by next() in place of this piece.
+        scan_error_ = failed;
+        failed_at_ = std::min(failed_at_, index);
+        scanned = std::make_unique<temporal::ScannedText>();
+      }
       p.scanned = std::move(scanned);
       changed_.notify_all();
     }
@@ -199,6 +217,8 @@ class ParallelPieces {
   std::size_t first_ = 0, next_scan_ = 0;
   bool read_all_ = false, stop_ = false;
   Status read_error_ = Status::Ok();
+  Status scan_error_ = Status::Ok();  // of piece failed_at_, the first whose scan failed
+  std::size_t failed_at_ = SIZE_MAX;
   std::thread reader_;
   std::vector<std::thread> scanners_;
 };
