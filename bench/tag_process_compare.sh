@@ -12,27 +12,34 @@
 # Each program runs --runs times (default 3), alternately; the best run of
 # each is reported, in wall-clock seconds and in CPU seconds (user + system,
 # all threads: node's compiler and collector threads count too), as MB/s, and
-# the ratio cronista/chrono-node of both.
+# the ratio cronista/chrono-node of both. cronista runs with its default
+# threads (the machine's hardware threads; chrono-node has one), and with
+# --threads 1 too when given --one-thread (if it has the option). Several build folders (two
+# versions of cronista, say) run alternately in the same run.
 #
-#   bench/tag_process_compare.sh [--runs N] [build-dir]      (default: build)
+#   bench/tag_process_compare.sh [--runs N] [--one-thread] [build-dir...]   (default: build)
 set -euo pipefail
 
 runs=3
-build=""
+builds=()
+one_thread=0
 while (($#)); do
   case "$1" in
     --runs) runs="$2"; shift ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) build="$1" ;;
+    --one-thread) one_thread=1 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) builds+=("$1") ;;
   esac
   shift
 done
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${build:-$here/build}"
+((${#builds[@]})) || builds=("$here/build")
 data="${CRONISTA_SHARED_DATA:-$here/../shared/data}"
 raw="$data/raw"
 [[ -d "$raw" ]] || { echo "tag_process_compare: no raw corpus in '$raw'" >&2; exit 1; }
-[[ -x "$build/cronista" ]] || { echo "tag_process_compare: '$build/cronista' not built (cmake --build $build --target cronista)" >&2; exit 1; }
+for build in "${builds[@]}"; do
+  [[ -x "$build/cronista" ]] || { echo "tag_process_compare: '$build/cronista' not built (cmake --build $build --target cronista)" >&2; exit 1; }
+done
 command -v node >/dev/null && command -v npm >/dev/null || { echo "tag_process_compare: node and npm are needed" >&2; exit 1; }
 
 tmp="$(mktemp -d)"
@@ -78,22 +85,39 @@ measure() {
 
 best() { sort -n -k"$1" | head -1 | awk -v k="$1" '{ print $k }'; }
 
-: > "$tmp/cronista.times"; : > "$tmp/chrono.times"
+# The cronista variants: each build folder, with its default threads and,
+# with --one-thread, with one.
+names=(); commands=()
+for build in "${builds[@]}"; do
+  label="cronista"; ((${#builds[@]} > 1)) && label="cronista $build"
+  names+=("$label"); commands+=("$build/cronista tag")
+  if ((one_thread)) && "$build/cronista" tag --help 2>/dev/null | grep -q -- --threads; then
+    names+=("$label --threads 1"); commands+=("$build/cronista tag --threads 1")
+  fi
+done
+for k in "${!commands[@]}"; do : > "$tmp/cronista$k.times"; done
+: > "$tmp/chrono.times"
 for ((i = 0; i < runs; ++i)); do
-  measure "$tmp/cronista.json" "$build/cronista" tag --format json --dct 2010-06-15 "$tmp/text.txt" >> "$tmp/cronista.times"
+  for k in "${!commands[@]}"; do
+    # shellcheck disable=SC2086  # the command is words
+    measure "$tmp/cronista$k.json" ${commands[$k]} --format json --dct 2010-06-15 "$tmp/text.txt" >> "$tmp/cronista$k.times"
+  done
   measure "$tmp/chrono.jsonl" node "$tmp/chrono_tag.js" "$tmp/text.txt" "$tmp/node_modules/chrono-node" >> "$tmp/chrono.times"
 done
-found_cronista=$(node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(j.expressions.length)' "$tmp/cronista.json")
+count_json() { node -e 'const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(j.expressions.length)' "$1"; }
 found_chrono=$(wc -l < "$tmp/chrono.jsonl")
 
 report() {  # name wall cpu found
   awk -v n="$1" -v w="$2" -v c="$3" -v b="$bytes" -v f="$4" \
-    'BEGIN { printf "%-10s %6.2f MB/s wall (%.2f s), %6.2f MB/s CPU (%.2f s), %d expressions\n", n, b / 1e6 / w, w, b / 1e6 / c, c, f }'
+    'BEGIN { printf "%-28s %6.2f MB/s wall (%.2f s), %6.2f MB/s CPU (%.2f s), %d expressions\n", n, b / 1e6 / w, w, b / 1e6 / c, c, f }'
 }
-cw=$(best 1 < "$tmp/cronista.times"); cc=$(best 2 < "$tmp/cronista.times")
 nw=$(best 1 < "$tmp/chrono.times"); nc=$(best 2 < "$tmp/chrono.times")
 echo "whole processes, best of $runs, $((bytes / 1000000)) MB as one document:"
-report "cronista" "$cw" "$cc" "$found_cronista"
+for k in "${!commands[@]}"; do
+  report "${names[$k]}" "$(best 1 < "$tmp/cronista$k.times")" "$(best 2 < "$tmp/cronista$k.times")" "$(count_json "$tmp/cronista$k.json")"
+done
 report "chrono-pt" "$nw" "$nc" "$found_chrono"
-awk -v cw="$cw" -v cc="$cc" -v nw="$nw" -v nc="$nc" \
-  'BEGIN { printf "cronista / chrono-node: %.2fx wall, %.2fx CPU (target >= 3x)\n", nw / cw, nc / cc }'
+for k in "${!commands[@]}"; do
+  awk -v n="${names[$k]}" -v cw="$(best 1 < "$tmp/cronista$k.times")" -v cc="$(best 2 < "$tmp/cronista$k.times")" -v nw="$nw" -v nc="$nc" \
+    'BEGIN { printf "%s / chrono-node: %.2fx wall, %.2fx CPU (target >= 3x)\n", n, nw / cw, nc / cc }'
+done

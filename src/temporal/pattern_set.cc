@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <fstream>
+#include <future>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -280,6 +282,25 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     return std::make_unique<RE2>(combined, o);
   };
   const auto estimate = static_cast<int64_t>(static_cast<double>(combined.size()) * kInstructionsPerSourceByte);
+  // The set is compiled on a thread of its own while the combined pattern
+  // compiles here (the two are most of the start-up), its budget from the
+  // same estimate, and compiled again, as the combined one is, when the
+  // estimate proves too far off.
+  auto set_with = [&](int64_t instructions) -> Result<std::unique_ptr<RE2::Set>> {
+    RE2::Options set_opt = opt;
+    set_opt.set_max_mem(std::max(kFloor, instructions * kSetBytesPerInstruction));
+    auto s = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
+    for (std::size_t i = 0; i < expanded.size(); ++i) {
+      std::string error;
+      if (s->Add(expanded[i], &error) != static_cast<int>(i))
+        return Result<std::unique_ptr<RE2::Set>>::Error(patterns[i].source + ": bad regex: " + error);
+    }
+    if (!s->Compile()) return Result<std::unique_ptr<RE2::Set>>::Error("pattern set too large to compile");
+    return s;
+  };
+  // Declared last: an early return waits here for the thread to end. (Where
+  // no thread can be started, the set is compiled at get().)
+  auto set_compiled = std::async(std::launch::async | std::launch::deferred, set_with, estimate);
   set->combined_ = combined_with(estimate);
   if (!set->combined_->ok()) {
     // Perhaps only too large for the estimate's budget: the generous one says.
@@ -288,20 +309,18 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
   }
   const int64_t instructions = set->combined_->ProgramSize();
-  if (const int64_t given = budget(estimate), needed = budget(instructions);
-      given < needed || (given - needed) * 10 > needed) {
+  const bool estimate_off = [&] {
+    const int64_t given = budget(estimate), needed = budget(instructions);
+    return given < needed || (given - needed) * 10 > needed;
+  }();
+  if (estimate_off) {
     set->combined_ = combined_with(instructions);
     if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
   }
-  RE2::Options set_opt = opt;
-  set_opt.set_max_mem(std::max(kFloor, instructions * kSetBytesPerInstruction));
-  set->set_ = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
-  for (std::size_t i = 0; i < expanded.size(); ++i) {
-    std::string error;
-    if (set->set_->Add(expanded[i], &error) != static_cast<int>(i))
-      return R::Error(patterns[i].source + ": bad regex: " + error);
-  }
-  if (!set->set_->Compile()) return R::Error("pattern set too large to compile");
+  auto compiled = set_compiled.get();
+  if (compiled.ok() && estimate_off) compiled = set_with(instructions);
+  if (!compiled.ok()) return compiled.status();
+  set->set_ = std::move(*compiled);
   {
     // A set whose DFA cannot start within its budget fails every match
     // (RE2::Set has no slower fallback): an error now, not silence later.
@@ -561,23 +580,35 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
   while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
   if (a >= b) return false;
   const std::string_view span = text.substr(a, b - a);
+  SpanCache& cache = thread_span_cache();
   SpanClass c;
-  {
-    std::lock_guard<std::mutex> lock(span_cache_mutex_);
-    if (auto it = span_cache_.find(span); it != span_cache_.end()) c = it->second;
-    else c.dropped = std::string_view::npos;
-  }
-  if (c.dropped == std::string_view::npos) {
+  if (auto it = cache.find(span); it != cache.end()) {
+    c = it->second;
+  } else {
     c = classify(text, a, b);
-    std::lock_guard<std::mutex> lock(span_cache_mutex_);
-    if (span_cache_.size() >= kSpanCacheSize) span_cache_.clear();
-    span_cache_.emplace(std::string(span), c);
+    if (cache.size() >= kSpanCacheSize) cache.clear();
+    cache.emplace(std::string(span), c);
   }
   if (c.pattern < 0) return false;
   m->start = a + c.dropped;
   m->end = b;
   m->pattern = c.pattern;
   return true;
+}
+
+std::uint64_t PatternSet::new_id() {
+  static std::atomic<std::uint64_t> last{0};
+  return ++last;
+}
+
+PatternSet::SpanCache& PatternSet::thread_span_cache() const {
+  thread_local std::uint64_t owner = 0;
+  thread_local SpanCache spans;
+  if (owner != id_) {
+    spans.clear();
+    owner = id_;
+  }
+  return spans;
 }
 
 PatternSet::SpanClass PatternSet::classify(std::string_view text, std::size_t a, std::size_t b) const {

@@ -23,7 +23,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -135,14 +134,18 @@ class PatternSet {
   // a span costs more than the lookup. The value is the number of leading
   // bytes (prepositions) dropped and the pattern, -1 for none. Emptied when
   // it reaches kSpanCacheSize spans, so it stays small on ever-new text.
+  // One per thread (of the set last used on the thread), so that threads
+  // tagging at once never wait for each other on it.
   struct SpanClass {
     std::size_t dropped = 0;
     int pattern = -1;
   };
   static constexpr std::size_t kSpanCacheSize = std::size_t{1} << 14;
   SpanClass classify(std::string_view text, std::size_t a, std::size_t b) const;
-  mutable std::mutex span_cache_mutex_;
-  mutable std::unordered_map<std::string, SpanClass, Hash, std::equal_to<>> span_cache_;
+  using SpanCache = std::unordered_map<std::string, SpanClass, Hash, std::equal_to<>>;
+  SpanCache& thread_span_cache() const;
+  static std::uint64_t new_id();
+  const std::uint64_t id_ = new_id();  // never reused: tells the sets' caches apart
   int combined_compilations_ = 0;
 };
 

@@ -27,6 +27,22 @@ using Word = FoldedWord;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// A candidate expression: found by the pattern set, past the checks of its
+// context, with the cues the resolver reads around it (ctx: all but the
+// dates and anchors, which resolve() fills in, in text order).
+struct Candidate {
+  std::size_t span_start = 0;  // the match, leading prepositions included (folded offset)
+  int pattern = -1;
+  std::size_t harem_start = 0;
+  ResolveContext ctx;  // ctx.start, ctx.end: the TimeML extent
+};
+
+class Scanned final : public ScannedText {
+ public:
+  std::string folded;  // the text folded, with a space on each side
+  std::vector<Candidate> candidates;
+};
+
 class TaggerImpl final : public Tagger {
  public:
   TaggerImpl(Lexicon lex, std::unique_ptr<PatternSet> patterns, Genre genre)
@@ -36,7 +52,12 @@ class TaggerImpl final : public Tagger {
     return tag(text, dct, nullptr);
   }
   std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct,
-                                      TagState* state) const override;
+                                      TagState* state) const override {
+    return resolve(text, *scan(text), dct, state);
+  }
+  std::unique_ptr<ScannedText> scan(std::string_view text) const override;
+  std::vector<TemporalExpression> resolve(std::string_view text, const ScannedText& scanned,
+                                          const std::optional<Date>& dct, TagState* state) const override;
 
  private:
   // Length of the PREPOSITION phrase (1–3 words) that starts at t[p], 0 if none.
@@ -366,19 +387,14 @@ std::optional<TagState::Point> to_point(const std::optional<Anchor>& a) {
 
 }  // namespace
 
-std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std::optional<Date>& dct,
-                                                TagState* state) const {
-  std::vector<TemporalExpression> out;
+std::unique_ptr<ScannedText> TaggerImpl::scan(std::string_view text) const {
+  auto scanned = std::make_unique<Scanned>();
   // One space on each side gives the first and last word a boundary; folded
   // offsets are text offsets + 1. Folded in place: no second copy of the text.
-  std::string folded(text.size() + 2, ' ');
+  std::string& folded = scanned->folded;
+  folded.assign(text.size() + 2, ' ');
   fold_text(text, folded.data() + 1);
   const std::string_view t = folded;
-  std::optional<Anchor> anchor, quarter;
-  if (state != nullptr) {
-    anchor = to_anchor(state->anchor);
-    quarter = to_anchor(state->quarter);
-  }
   std::size_t pos = 0;
   PatternSet::Match m;
   const auto& pats = patterns_->patterns();
@@ -501,10 +517,6 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
     }
     if (is_age(t, harem_start, start, end)) continue;
     ResolveContext ctx;
-    ctx.dct = genre_ == Genre::Scientific ? std::nullopt : dct;
-    ctx.genre = genre_;
-    ctx.anchor = anchor;
-    ctx.quarter = quarter;
     {
       auto before = word_before(t, start);
       ctx.duration_cue = in_class_word(t, before, "DURATION_CUE");
@@ -558,10 +570,35 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
         else if (lex_.in_class(phrase, "DIRECTION_PAST")) ctx.direction = -1;
       }
     }
-    ctx.folded = t;
     ctx.start = start;
     ctx.end = end;
-    Resolution r = resolver_.resolve(t.substr(m.start, end - m.start), pat, ctx);
+    scanned->candidates.push_back(Candidate{m.start, m.pattern, harem_start, ctx});
+  }
+  return scanned;
+}
+
+std::vector<TemporalExpression> TaggerImpl::resolve(std::string_view text, const ScannedText& scanned,
+                                                    const std::optional<Date>& dct, TagState* state) const {
+  const auto* s = dynamic_cast<const Scanned*>(&scanned);
+  if (s == nullptr) return tag(text, dct, state);  // scanned by another tagger
+  std::vector<TemporalExpression> out;
+  const std::string_view t = s->folded;
+  std::optional<Anchor> anchor, quarter;
+  if (state != nullptr) {
+    anchor = to_anchor(state->anchor);
+    quarter = to_anchor(state->quarter);
+  }
+  const auto& pats = patterns_->patterns();
+  for (const Candidate& c : s->candidates) {
+    const Pattern& pat = pats[static_cast<std::size_t>(c.pattern)];
+    std::size_t start = c.ctx.start, end = c.ctx.end, harem_start = c.harem_start;
+    ResolveContext ctx = c.ctx;
+    ctx.dct = genre_ == Genre::Scientific ? std::nullopt : dct;
+    ctx.genre = genre_;
+    ctx.anchor = anchor;
+    ctx.quarter = quarter;
+    ctx.folded = t;
+    Resolution r = resolver_.resolve(t.substr(c.span_start, end - c.span_start), pat, ctx);
     if (r.reject) continue;
     // "[dois anos] depois de…": the signal stays out of the TimeML extent, in the HAREM one.
     const std::size_t harem_end = end;
@@ -628,8 +665,8 @@ std::vector<TemporalExpression> TaggerImpl::tag(std::string_view text, const std
       if (r.interval) {
         for (const ResolvedEndpoint& ep : r.endpoints) {
           IntervalEndpoint x;
-          x.start = std::clamp(m.start + ep.start, start, end) - 1;
-          x.end = std::clamp(m.start + ep.end, start, end) - 1;
+          x.start = std::clamp(c.span_start + ep.start, start, end) - 1;
+          x.end = std::clamp(c.span_start + ep.end, start, end) - 1;
           if (x.start >= x.end) continue;
           x.text.assign(text.substr(x.start, x.end - x.start));
           x.type = ep.type;

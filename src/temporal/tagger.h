@@ -47,6 +47,13 @@ struct TagState {
   std::optional<Point> quarter;
 };
 
+// A text scanned by Tagger::scan(): its candidate expressions found,
+// checked and classified, not yet resolved.
+class ScannedText {
+ public:
+  virtual ~ScannedText() = default;
+};
+
 class Tagger {
  public:
   virtual ~Tagger() = default;
@@ -66,6 +73,23 @@ class Tagger {
   virtual std::vector<TemporalExpression> tag(std::string_view text, const std::optional<Date>& dct,
                                               TagState* /*state*/) const {
     return tag(text, dct);
+  }
+
+  // tag() in two halves, for a long text tagged in pieces on several
+  // threads. scan() is the order-free half (folding, pattern matching, the
+  // checks of each expression's context): pieces may be scanned at once, on
+  // any threads. resolve() is the half that depends on what came before
+  // (dates resolved against the anchors of the earlier text): it takes the
+  // pieces in order, each with the text given to scan(), one TagState
+  // carried from each to the next. resolve(text, *scan(text), dct, state)
+  // is tag(text, dct, state). A tagger that does not split its work may
+  // leave these as they are (scan() does nothing, resolve() tags).
+  virtual std::unique_ptr<ScannedText> scan(std::string_view /*text*/) const {
+    return std::make_unique<ScannedText>();
+  }
+  virtual std::vector<TemporalExpression> resolve(std::string_view text, const ScannedText& /*scanned*/,
+                                                  const std::optional<Date>& dct, TagState* state) const {
+    return tag(text, dct, state);
   }
 };
 
