@@ -530,6 +530,9 @@ Status Crawl::setup() {
     if (!bad.ok()) return bad;
     pages_before_ = state->pages;
     relevant_before_ = state->relevant;
+    // What the links taught before the stop (the free-slot rule's evidence).
+    for (const auto& y : state->link_yields)
+      yield_.add(static_cast<int>(std::clamp<std::int64_t>(y.priority, 0, 1 << 20)), y.pages, y.relevant);
     auto id = store_->begin_run(run, (*last)->id);
     if (!id.ok()) return id.status();
     if (o_.revisit)
@@ -776,6 +779,7 @@ void Crawl::on_response(FetchResponse&& r) {
   if (p.history) {
     ++pages_;
     yield_.learn(e.priority(), false);  // a page of the budget that could not be relevant
+    p.link_priority = e.priority();
   }
   if (schedule_ && p.history && r.status >= 200 && r.status < 300) {
     if (auto feed = parse_feed(r.body)) {
@@ -843,6 +847,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
   if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
   yield_.learn(r.entry.priority(), p.relevant.value_or(false));
+  p.link_priority = r.entry.priority();
   ++pages_;
   if (p.relevant && *p.relevant) ++relevant_;
   segments_ += p.segments;

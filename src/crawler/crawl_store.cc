@@ -265,6 +265,12 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
   {
     // A crawl written before hosts.address existed gains it (NULL until the
     // host answers again).
+    auto link_priority = s->db_.has_column("pages", "link_priority");
+    if (!link_priority.ok())
+      return Status::Error("database '" + db_path + "': " + link_priority.status().message());
+    if (!*link_priority)
+      if (Status st = s->db_.exec("ALTER TABLE pages ADD COLUMN link_priority INTEGER"); !st.ok())
+        return Status::Error("database '" + db_path + "': " + st.message());
     auto address = s->db_.has_column("hosts", "address");
     if (!address.ok()) return Status::Error("database '" + db_path + "': " + address.status().message());
     if (!*address)
@@ -417,6 +423,14 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
       r.relevant = st->column_int(1);
     }
   }
+  {
+    auto st = db_.prepare(
+        "SELECT p.link_priority, COUNT(*), COALESCE(SUM(p.relevant = 1), 0) FROM history h "
+        "JOIN pages p ON p.id = h.page_id WHERE p.link_priority IS NOT NULL GROUP BY p.link_priority");
+    if (!st.ok()) return st.status();
+    while (st->step()) r.link_yields.push_back({st->column_int(0), st->column_int(1), st->column_int(2)});
+    if (!st->status().ok()) return st->status();
+  }
   return r;
 }
 
@@ -513,8 +527,8 @@ Status CrawlStore::prepare_statements() {
        "INSERT INTO pages(run_id, url_id, url, final_url, status, error_kind, error, fetched_at, duration_ms, "
        "http_version, headers, size, content_hash, content_type, charset, charset_from, replaced_bytes, "
        "last_modified, etag, relevant, segments, segments_in_scope, chronons, links, links_kept, depth, backlinks, "
-       "attempts, document_id, main_hash, simhash, main_words, revisit, changed, new_urls) "
-       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+       "attempts, document_id, main_hash, simhash, main_words, revisit, changed, new_urls, link_priority) "
+       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
       {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
       {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
       {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
@@ -811,6 +825,7 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   ip.bind(33, static_cast<std::int64_t>(p.revisit ? 1 : 0));
   if (p.changed) ip.bind(34, static_cast<std::int64_t>(*p.changed ? 1 : 0)); else ip.bind_null(34);
   if (p.new_urls) ip.bind(35, *p.new_urls); else ip.bind_null(35);
+  if (p.link_priority) ip.bind(36, *p.link_priority); else ip.bind_null(36);
   if (Status r = ip.run(); !r.ok()) return r;
   const std::int64_t page_id = db_.last_insert_id();
   if (p.features)

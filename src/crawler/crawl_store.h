@@ -74,6 +74,9 @@ struct PageRecord {
   bool revisit = false;
   std::optional<bool> changed;
   std::optional<std::int64_t> new_urls;
+  // A first download: the frontier priority it was fetched at (the link it
+  // came through), what the crawl's link yields learn from.
+  std::optional<std::int64_t> link_priority;
   // A page's first download in a revisiting crawl: what it shows of how
   // often it changes (revisit/page_features.h), the learned prior's input.
   std::optional<revisit::PageFeatures> features;
@@ -176,6 +179,12 @@ struct ResumeState {
     UrlState state = UrlState::Queued;
   };
   std::int64_t pages = 0, relevant = 0;
+  // The downloads by the priority they were fetched at: {priority, pages,
+  // relevant of them} (rows written before the column existed have none).
+  struct LinkYieldRow {
+    std::int64_t priority = 0, pages = 0, relevant = 0;
+  };
+  std::vector<LinkYieldRow> link_yields;
 };
 
 // One fetch of a downloaded HTML page (its first download or a revisit

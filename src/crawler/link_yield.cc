@@ -12,6 +12,13 @@ void LinkYield::learn(int priority, bool relevant) {
   if (relevant) ++bands_[i].relevant;
 }
 
+void LinkYield::add(int priority, std::int64_t fetched, std::int64_t relevant) {
+  const auto i = static_cast<std::size_t>(std::max(0, priority) / band_);
+  if (i >= bands_.size()) bands_.resize(i + 1);
+  bands_[i].fetched += std::max<std::int64_t>(0, fetched);
+  bands_[i].relevant += std::clamp<std::int64_t>(relevant, 0, std::max<std::int64_t>(0, fetched));
+}
+
 const LinkYield::Band* LinkYield::find(int priority) const {
   const auto i = static_cast<std::size_t>(std::max(0, priority) / band_);
   return i < bands_.size() ? &bands_[i] : nullptr;

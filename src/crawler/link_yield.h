@@ -18,6 +18,8 @@ class LinkYield {
   explicit LinkYield(int band = 10) : band_(band > 0 ? band : 1) {}
   // A page fetched through a link of this priority, relevant or not.
   void learn(int priority, bool relevant);
+  // Pages learnt before (a resumed crawl's): `fetched` of this priority, `relevant` of them.
+  void add(int priority, std::int64_t fetched, std::int64_t relevant);
   // The relevant share of the band's pages so far, with one relevant and one
   // irrelevant page assumed (Laplace): 0.5 for a band never fetched.
   double estimate(int priority) const;

@@ -491,6 +491,53 @@ TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOthe
   EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT end_reason FROM runs"), std::vector<std::string>{"interrupted"});
 }
 
+// A temporal worker stopped and resumed keeps what its links taught it:
+// each page records the priority it was fetched at, and the resumed worker
+// starts from those counts, so its claims tell Redis ('yield:WORKER', the
+// evidence of the free-slot rule) at least every page it downloaded before
+// the stop. Without them it starts from zero and, with fewer pages left in
+// the budget than it had, never gets back there.
+TEST_F(SharedCrawlWorkers, AResumedTemporalWorkerKeepsWhatItsLinksTaughtIt) {
+  constexpr int kBudget = 12;
+  auto args = worker_args(tmp, web, redis, "w1", "rever", kBudget);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--mode") args[i + 1] = "temporal";
+    if (args[i] == "--delay-ms") args[i + 1] = "200";
+  }
+  const std::string db = (tmp / "w1.db").string();
+  Child first = spawn_cronista(args, (tmp / "w1.err").string());
+  wait_for_pages(db, kBudget / 2 + 1);
+  ::kill(first.pid, SIGTERM);
+  ASSERT_EQ(first.wait(), 128 + SIGTERM) << testing::read_file(tmp / "w1.err");
+  const std::int64_t before = count(db, "SELECT COUNT(*) FROM history");
+  ASSERT_LT(before, kBudget) << "the stop came too late for the test";
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history h JOIN pages p ON p.id = h.page_id WHERE p.link_priority IS NULL"),
+            0);
+
+  // What the stopped worker told Redis is removed: what is there after the
+  // resumed run comes from the resumed worker alone.
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  const std::string key = "cronista:rever:yield:" + std::string(host) + ":" + std::filesystem::absolute(db).string();
+  auto addr = shared_frontier::parse_redis_address(redis.uri());
+  ASSERT_TRUE(addr.ok());
+  auto c = shared_frontier::RedisConnection::open(*addr, 2000);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  auto removed = (*c)->command({"DEL", key});
+  ASSERT_TRUE(removed.ok() && removed->integer == 1) << "no link yields were stored before the stop";
+
+  args.push_back("--resume");
+  Child again = spawn_cronista(args, (tmp / "w1-again.err").string());
+  EXPECT_EQ(again.wait(), 0) << testing::read_file(tmp / "w1-again.err");
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history"), kBudget);
+  // The resumed worker's counts as its last claim stored them, summed over bands.
+  auto h = (*c)->command({"HGETALL", key});
+  ASSERT_TRUE(h.ok()) << h.status().message();
+  std::int64_t fetched = 0;
+  for (std::size_t i = 1; i < h->elements.size(); i += 2) fetched += std::stoll(h->elements[i].str);
+  EXPECT_GE(fetched, before) << "the resumed worker's link yields started from zero";
+}
+
 TEST_F(SharedCrawlWorkers, AWorkerJoiningASpentCrawlEndsCleanlyWithNothingKept) {
   auto first = spawn_workers(tmp, web, redis, {"w1"}, "gasta", 5);
   expect_clean_exits(tmp, first, {"w1"});
