@@ -20,6 +20,13 @@ RevisitOptions options(double budget) {
   return o;
 }
 
+// The same without the fitted prior: a page's rate is its given prior until it has visits.
+RevisitOptions unfitted(double budget) {
+  RevisitOptions o = options(budget);
+  o.fit_prior = false;
+  return o;
+}
+
 // Visits a page `n` times every `every` seconds from `start`, telling the
 // schedule whether it changed (Poisson at `rate`).
 double visit(RevisitSchedule& s, RevisitSchedule::PageId id, double start, double every, int n, double rate,
@@ -414,9 +421,7 @@ TEST(RevisitSchedule, UnderAReferencePolicyASpareSlotTakesThePageDueEarliestOnAH
 // times set by hand. The gain of a visit at t seconds after the last one
 // and H before the due time is tH − (1 − e^{−λt})(1 − e^{−λH}) / λ².
 TEST(RevisitSchedule, UnderTheOptimumASpareSlotTakesThePageWhoseVisitRemovesTheMostAgeNotTheOneDueEarliest) {
-  RevisitOptions o = options(1.0);
-  o.fit_prior = false;
-  RevisitSchedule s(o);
+  RevisitSchedule s(unfitted(1.0));
   const auto slow = s.add_page(0, 1, 1.0 / 1000, 0);
   const auto fast = s.add_page(0, 1, 1.0 / 100, 0);
   s.resolve();
@@ -454,9 +459,7 @@ TEST(RevisitSchedule, UnderTheOptimumASpareSlotTakesThePageWhoseVisitRemovesTheM
 }
 
 TEST(RevisitSchedule, ASpareSlotsGainScalesWithTheWeightAndAPageWithoutFrequencyTakesNone) {
-  RevisitOptions o = options(1.0);
-  o.fit_prior = false;
-  RevisitSchedule s(o);
+  RevisitSchedule s(unfitted(1.0));
   const auto light = s.add_page(0, 1, 1.0 / 100, 0);
   const auto heavy = s.add_page(0, 3, 1.0 / 100, 0);
   const auto unweighted = s.add_page(0, 0, 1.0 / 100, 0);  // no weight, no yield: no frequency
