@@ -5,7 +5,6 @@
 // crawl holds per page at a million (BM_CrawlMemory: the schedule, the
 // page's copy record of crawler/page_copy.h with a URL, validators, digest
 // and signature of real-world lengths, and its URL key in the index).
-// BM_SpareVisit: the choice of a spare slot's revisit at those sizes.
 // Run:
 //   build/revisit_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -32,10 +31,8 @@ std::size_t heap_in_use() {
   return m.uordblks + m.hblkhd;  // small blocks and mmap-ed ones
 }
 
-std::unique_ptr<RevisitSchedule> population(int pages,
-                                            cronista::revisit::RevisitPolicy policy = cronista::revisit::RevisitPolicy::kOptimal) {
+std::unique_ptr<RevisitSchedule> population(int pages) {
   RevisitOptions o;
-  o.policy = policy;
   o.budget = pages / 100.0;  // each page revisited about every 100 s on average
   auto s = std::make_unique<RevisitSchedule>(o);
   std::mt19937_64 rng(1);
@@ -76,26 +73,6 @@ void BM_RecordVisit(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_RecordVisit);
-
-// A spare slot's revisit (RevisitSchedule::spare_visit) at 10,000 and
-// 1,000,000 pages, half the hosts ready: under the optimum (argument 1),
-// the largest gain among the first 256 ready-or-not pages by due time;
-// under proportional (0), the first ready page by due time.
-void BM_SpareVisit(benchmark::State& state) {
-  const bool optimum = state.range(1) != 0;
-  auto s = population(static_cast<int>(state.range(0)), optimum ? cronista::revisit::RevisitPolicy::kOptimal
-                                                                 : cronista::revisit::RevisitPolicy::kProportional);
-  s->resolve();
-  const double now = 1920 + 0.5 * (s->next_due_time() - 1920);  // the last visits were at 1920 s
-  std::uint32_t busy = 0;
-  for (auto _ : state) {
-    busy ^= 1;
-    auto page = s->spare_visit(now, [&](RevisitSchedule::PageId id) { return (id % 1000) % 2 != busy; });
-    benchmark::DoNotOptimize(page);
-  }
-  state.SetItemsProcessed(state.iterations());
-}
-BENCHMARK(BM_SpareVisit)->Args({10000, 1})->Args({10000, 0})->Args({1000000, 1})->Args({1000000, 0})->Unit(benchmark::kMicrosecond);
 
 // A page's copy as a crawl of news sites holds it: a URL of about 100
 // bytes, a weak ETag, an HTTP date, a SHA-1 in hex, an ISO capture time.

@@ -1172,7 +1172,7 @@ bool Crawl::robots_allow_revisit(PageId id) {
 bool Crawl::dispatch_spare_revisit(Clock::time_point now, double wall) {
   spare_retry_ = Clock::time_point::max();
   for (int tries = 0; tries < 8; ++tries) {
-    const auto page = schedule_->spare_visit(wall, [&](PageId id) {
+    const auto page = schedule_->earliest_ready([&](PageId id) {
       const Copy& c = copies_[id];
       if (c.in_flight || hosts_.needs_robots(c.host, now)) return false;
       if (hosts_.may_fetch(c.host, now)) return true;

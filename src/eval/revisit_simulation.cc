@@ -213,11 +213,10 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
       queue[static_cast<std::size_t>(best_host)].pop();
     } else if (best_host < 0) {
       // `estimated` spends every slot as the crawl does (revisit_schedule.h,
-      // work-conserving): with nothing due on a free host, the page on a
-      // free host whose visit removes the most expected age is visited
-      // ahead of time.
+      // work-conserving): with nothing due on a free host, the page due
+      // earliest on a free host is visited ahead of time.
       if (!estimated) continue;
-      const auto early = schedule.spare_visit(t / 1000, [&](revisit::RevisitSchedule::PageId id) {
+      const auto early = schedule.earliest_ready([&](revisit::RevisitSchedule::PageId id) {
         return host_free[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(collection[id])].host)] <= t;
       });
       if (!early) continue;

@@ -21,19 +21,6 @@ constexpr std::size_t kMinFitPages = 10;
 // A host's factor starts at 1 as if one change had been expected and seen.
 constexpr double kHostPseudoChanges = 1;
 
-// The expected age a visit `since` seconds after the page's last one
-// removes over the `horizon` seconds until its next, at change rate λ
-// (the header comment): the copy's expected age s seconds after a visit is
-// s − (1 − e^{−λs})/λ, so the visit removes
-//   tH − (1 − e^{−λt})(1 − e^{−λH}) / λ²
-// = (a·ε(b) + (1 − e^{−b})·ε(a)) / λ², a = λt, b = λH, ε(x) = x − (1 − e^{−x}),
-// the second form without cancellation when λt and λH are small.
-double age_removed(double rate, double since, double horizon) {
-  auto excess = [](double x) { return x < 1e-4 ? x * x / 2 - x * x * x / 6 : x + std::expm1(-x); };
-  const double a = rate * since, b = rate * horizon;
-  return (a * excess(b) - std::expm1(-b) * excess(a)) / (rate * rate);
-}
-
 }  // namespace
 
 void RevisitSchedule::set_host_gap(std::uint32_t host, double gap_s) {
@@ -53,7 +40,6 @@ RevisitSchedule::PageId RevisitSchedule::add_page(std::uint32_t host, double wei
   if (p.weight > 0 || p.yield > 0) p.frequency = provisional_;
   if (options_.policy == RevisitPolicy::kClasses && class_base_s_ > 0)
     p.frequency = p.weight > 0 ? 1.0 / (class_base_s_ * kClassRatio[p.klass]) : 0.0;
-  p.rate = static_cast<float>(prior_mean(p));
   pages_.push_back(std::move(p));
   if (host >= host_caps_.size()) host_caps_.resize(host + 1, kNever);
   const auto id = static_cast<PageId>(pages_.size() - 1);
@@ -313,7 +299,6 @@ void RevisitSchedule::resolve() {
   }
   for (PageId i = 0; i < pages_.size(); ++i) {
     pages_[i].frequency = fresh.frequency[i] + discovery[i];
-    pages_[i].rate = static_cast<float>(items[i].rate);
     schedule(i);
   }
 }
@@ -337,37 +322,22 @@ double RevisitSchedule::next_due_time() {
   return heap_.empty() ? kNever : heap_.top().at;
 }
 
-double RevisitSchedule::spare_gain(PageId id, double now) const {
-  const Page& p = pages_[id];
-  const double since = now - p.last_visit;
-  if (!(p.rate > 0) || !(since > 0) || !(p.frequency > 0)) return 0;
-  // Until the page's next visit without this one: its due time, or its
-  // interval when that is past (this visit is then the one it was due).
-  const double horizon = p.due > now ? p.due - now : 1.0 / p.frequency;
-  return p.weight * age_removed(p.rate, since, horizon);
-}
-
-std::optional<RevisitSchedule::PageId> RevisitSchedule::spare_visit(double now, const std::function<bool(PageId)>& ready,
-                                                                    std::size_t limit) {
-  const bool by_gain = options_.policy == RevisitPolicy::kOptimal;
+std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std::function<bool(PageId)>& ready,
+                                                                      std::size_t limit) {
   // Entries are taken off the heap in due order and put back (the page
   // chosen included: it stays scheduled); stale entries are dropped.
   std::vector<Due> looked;
   std::optional<PageId> chosen;
-  double best = -1;
   while (!heap_.empty() && looked.size() < limit) {
     const Due d = heap_.top();
     heap_.pop();
     if (d.version != pages_[d.page].version) continue;
     looked.push_back(d);
     if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
-    if (!ready(d.page)) continue;
-    if (!by_gain) {
+    if (ready(d.page)) {
       chosen = d.page;
       break;
     }
-    const double gain = spare_gain(d.page, now);
-    if (gain > best) best = gain, chosen = d.page;
   }
   for (const Due& d : looked) heap_.push(d);
   return chosen;

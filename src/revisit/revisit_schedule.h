@@ -51,29 +51,16 @@
 // the slots that would show their rate.
 //
 // The budget is spent whole (work-conserving): a request slot of the
-// budget that no due revisit and no new URL can take goes to a scheduled
-// page whose host's politeness allows a fetch now, its visit brought
-// forward; the visit resets the page's clock, so its following visits
-// keep the spacing its frequency gives. Under the optimum the slot goes to
-// the page whose visit now removes the most expected age before the page
-// would be visited anyway (`spare_gain`): a page changing at λ̂ (as the
-// last resolve estimated it), t seconds after its last visit and H seconds
-// before its due time (its interval 1/f when that is past), weight w,
-// gains
-//   w · (tH − (1 − e^{−λt})(1 − e^{−λH}) / λ²),
-// the expected age of its copy over those H seconds without the visit
-// less with it. (The fresh time the visit adds over the same horizon,
-// (1 − e^{−λt})(1 − e^{−λH}) / λ, ranks pages much alike: on the living
-// web the two give the same freshness within 0.0003, and the age gain the
-// lower age.) Of the first `limit` (256) pages by due time whose host is
-// ready, the one with the largest gain is taken, so a slot costs a bounded
-// scan however many pages are scheduled. Under the reference policies
-// the slot goes to the ready page due earliest, which advances their
-// schedules as a whole and uses no estimate of λ. Pages the policy gave no
-// frequency (the optimum's abandoned pages, pages of weight 0) are not
-// scheduled and do not take spare slots.
+// budget that no due revisit and no new URL can take goes to the scheduled
+// page due earliest whose host's politeness allows a fetch now
+// (`earliest_ready`), its visit brought forward. Taking pages in the order
+// of their due times advances the schedule as a whole rather than any one
+// page; the visit resets the page's clock, so its following visits keep
+// the spacing its frequency gives. Pages the policy gave no frequency (the
+// optimum's abandoned pages, pages of weight 0) are not scheduled and do
+// not take spare slots.
 //
-// Memory per page: a fixed record (184 bytes a page measured at a million,
+// Memory per page: a fixed record (176 bytes a page measured at a million,
 // the newest kKeptObservations visits included; older unchanged intervals are summed,
 // older changed ones kept as a count and a mean interval). resolve() took
 // 3.4 s of CPU for a million pages on 1,000 hosts (bench/revisit_bench.cc). Not thread-safe: one owner
@@ -171,16 +158,11 @@ class RevisitSchedule {
   std::optional<PageId> next_due(double now);
   // The time the next page falls due (infinity when none is scheduled).
   double next_due_time();
-  // A spare slot's revisit at `now` (the work-conserving rule in the header
-  // comment): of the first `limit` scheduled pages by due time that `ready`
-  // accepts, due or not yet, the one whose visit gains the most
-  // (spare_gain) under the optimum, the one due earliest under the other
-  // policies; nullopt when `ready` accepts none of them. The page stays
-  // scheduled until record_visit().
-  std::optional<PageId> spare_visit(double now, const std::function<bool(PageId)>& ready, std::size_t limit = 256);
-  // What a visit to the page at `now` gains (the header comment): the
-  // expected fresh time it adds before the page's next visit, times its weight.
-  double spare_gain(PageId page, double now) const;
+  // A spare slot's revisit (the work-conserving rule in the header
+  // comment): of the scheduled pages, the one due earliest that `ready`
+  // accepts, due or not yet; nullopt when none of the first `limit` pages
+  // by due time is accepted. The page stays scheduled until record_visit().
+  std::optional<PageId> earliest_ready(const std::function<bool(PageId)>& ready, std::size_t limit = 256);
   void postpone(PageId page, double until);
 
   double estimated_rate(PageId page) const;
@@ -205,7 +187,6 @@ class RevisitSchedule {
     double frequency = 0;
     double yield = 0;
     std::uint32_t version = 0;  // invalidates older heap entries
-    float rate = 0;             // λ̂ as the last resolve estimated it (a page added since: its prior mean)
     // Visits: the newest kKeptObservations in a ring (the interval in
     // seconds, negative when the visit saw a change), older ones folded.
     std::array<float, kKeptObservations> recent{};

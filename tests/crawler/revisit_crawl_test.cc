@@ -481,10 +481,9 @@ TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
 // The budget is spent whole. The optimum gives pages different intervals
 // (here the index changes on every visit, its articles never), so their due
 // times bunch and leave gaps: a slot in a gap, with nothing due and no new
-// URL, revisits a page on a free host ahead of time (under the optimum the
-// one whose visit removes the most expected age). No more requests are
-// made than --max-fetches, and every article is kept.
-TEST(RevisitCrawl, SlotsWithNothingDueBringARevisitForward) {
+// URL, revisits the page due earliest on a free host ahead of time. No
+// more requests are made than --max-fetches, and every article is kept.
+TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
   Site site;
   std::mutex mu;
   std::size_t requests = 0;

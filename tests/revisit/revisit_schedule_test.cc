@@ -20,13 +20,6 @@ RevisitOptions options(double budget) {
   return o;
 }
 
-// The same without the fitted prior: a page's rate is its given prior until it has visits.
-RevisitOptions unfitted(double budget) {
-  RevisitOptions o = options(budget);
-  o.fit_prior = false;
-  return o;
-}
-
 // Visits a page `n` times every `every` seconds from `start`, telling the
 // schedule whether it changed (Poisson at `rate`).
 double visit(RevisitSchedule& s, RevisitSchedule::PageId id, double start, double every, int n, double rate,
@@ -366,10 +359,8 @@ TEST(RevisitSchedule, APageWithoutHistoryIsEstimatedAtItsPriorUntilItsVisitsSayS
   EXPECT_LT(s.estimated_rate(id), 1.0 / 1200);
 }
 
-TEST(RevisitSchedule, UnderAReferencePolicyASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
-  RevisitOptions o = options(0.05);
-  o.policy = RevisitPolicy::kProportional;
-  RevisitSchedule s(o);
+TEST(RevisitSchedule, ASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
+  RevisitSchedule s(options(0.05));
   // Two pages on host 0, one on host 1 and one on host 2, changing at
   // different rates: the optimum gives them different intervals.
   const auto slow = s.add_page(0, 1, 1.0 / 3000, 0);
@@ -383,17 +374,17 @@ TEST(RevisitSchedule, UnderAReferencePolicyASpareSlotTakesThePageDueEarliestOnAH
   ASSERT_LT(s.due(by_due[0]), s.due(by_due[1]));
   EXPECT_FALSE(s.next_due(0).has_value());  // nothing is due yet: the slot is spare
 
-  const auto any = s.spare_visit(0, [](RevisitSchedule::PageId) { return true; });
+  const auto any = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
   ASSERT_TRUE(any.has_value());
   EXPECT_EQ(*any, by_due[0]);
   // Chosen, not removed: it is still scheduled at the same time.
   EXPECT_DOUBLE_EQ(s.next_due_time(), s.due(by_due[0]));
-  EXPECT_EQ(s.spare_visit(0, [](RevisitSchedule::PageId) { return true; }), any);
+  EXPECT_EQ(s.earliest_ready([](RevisitSchedule::PageId) { return true; }), any);
 
   // The first page's host must wait: the earliest of the other hosts' pages.
   const std::uint32_t busy = by_due[0] == middle ? 1u : by_due[0] == other ? 2u : 0u;
   const auto host_of = [&](RevisitSchedule::PageId id) { return id == middle ? 1u : id == other || id == hub_only ? 2u : 0u; };
-  const auto elsewhere = s.spare_visit(0, [&](RevisitSchedule::PageId id) { return host_of(id) != busy; });
+  const auto elsewhere = s.earliest_ready([&](RevisitSchedule::PageId id) { return host_of(id) != busy; });
   ASSERT_TRUE(elsewhere.has_value());
   RevisitSchedule::PageId expected = by_due[0];
   for (auto id : by_due)
@@ -405,72 +396,15 @@ TEST(RevisitSchedule, UnderAReferencePolicyASpareSlotTakesThePageDueEarliestOnAH
   EXPECT_NE(*elsewhere, hub_only);
 
   // No host ready: no page.
-  EXPECT_FALSE(s.spare_visit(0, [](RevisitSchedule::PageId) { return false; }).has_value());
+  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return false; }).has_value());
   // Only the unscheduled page's host ready: it is not taken.
-  const auto only_hub = s.spare_visit(0, [&](RevisitSchedule::PageId id) { return id == hub_only; });
+  const auto only_hub = s.earliest_ready([&](RevisitSchedule::PageId id) { return id == hub_only; });
   EXPECT_FALSE(only_hub.has_value());
 
   // Its visit brought forward restarts its clock: the next one is an interval after it.
   const double early = s.due(*any) / 2;
   s.record_visit(*any, early, false, 0);
   EXPECT_NEAR(s.due(*any), early + 1.0 / s.frequency(*any), 1e-9);
-}
-
-// Two pages on one host, their rates those of their priors (no history, no
-// fitted prior: a page without visits is estimated at its prior), their due
-// times set by hand. The gain of a visit at t seconds after the last one
-// and H before the due time is tH − (1 − e^{−λt})(1 − e^{−λH}) / λ².
-TEST(RevisitSchedule, UnderTheOptimumASpareSlotTakesThePageWhoseVisitRemovesTheMostAgeNotTheOneDueEarliest) {
-  RevisitSchedule s(unfitted(1.0));
-  const auto slow = s.add_page(0, 1, 1.0 / 1000, 0);
-  const auto fast = s.add_page(0, 1, 1.0 / 100, 0);
-  s.resolve();
-  ASSERT_GT(s.frequency(slow), 0);
-  ASSERT_GT(s.frequency(fast), 0);
-  const auto any = [](RevisitSchedule::PageId) { return true; };
-
-  // At 20 s, both last seen at 0; the slow page due at 30 s, the fast one at 60 s.
-  // slow: λt = 0.02, λH = 0.01: 200 − 0.0198013 · 0.0099502 · 10⁶ = 2.974 s²
-  // fast: λt = 0.2,  λH = 0.4:  800 − 0.1812692 · 0.3296800 · 10⁴ = 202.392 s²
-  s.postpone(slow, 30);
-  s.postpone(fast, 60);
-  EXPECT_NEAR(s.spare_gain(slow, 20), 2.9735, 1e-3);
-  EXPECT_NEAR(s.spare_gain(fast, 20), 202.3916, 1e-3);
-  EXPECT_EQ(s.spare_visit(20, any), fast);
-  // With its host busy it is not taken: the other page is.
-  EXPECT_EQ(s.spare_visit(20, [&](RevisitSchedule::PageId id) { return id != fast; }), slow);
-
-  // At 1000 s the slow page, unseen since 0 and due at 1100 s, against the
-  // fast one seen at 990 s and due at 1005 s:
-  // slow: λt = 1,   λH = 0.1:  100000 − 0.6321206 · 0.0951626 · 10⁶ = 39845.78 s²
-  // fast: λt = 0.1, λH = 0.05: 50 − 0.0951626 · 0.0487706 · 10⁴ = 3.589 s²
-  s.rebase(fast, 990);
-  s.postpone(slow, 1100);
-  s.postpone(fast, 1005);
-  EXPECT_NEAR(s.spare_gain(slow, 1000), 39845.78, 1e-2);
-  EXPECT_NEAR(s.spare_gain(fast, 1000), 3.589, 1e-2);
-  EXPECT_EQ(s.spare_visit(1000, any), slow);
-
-  // A page past its due time: its horizon is its interval.
-  const double interval = 1 / s.frequency(fast);
-  s.postpone(fast, 995);
-  const double a = 0.1, b = interval / 100;
-  EXPECT_NEAR(s.spare_gain(fast, 1000), 10 * interval - std::expm1(-a) * std::expm1(-b) * 1e4, 1e-6 * 10 * interval);
-}
-
-TEST(RevisitSchedule, ASpareSlotsGainScalesWithTheWeightAndAPageWithoutFrequencyTakesNone) {
-  RevisitSchedule s(unfitted(1.0));
-  const auto light = s.add_page(0, 1, 1.0 / 100, 0);
-  const auto heavy = s.add_page(0, 3, 1.0 / 100, 0);
-  const auto unweighted = s.add_page(0, 0, 1.0 / 100, 0);  // no weight, no yield: no frequency
-  s.resolve();
-  s.postpone(light, 60);
-  s.postpone(heavy, 60);
-  EXPECT_NEAR(s.spare_gain(heavy, 20), 3 * s.spare_gain(light, 20), 1e-9);
-  EXPECT_GT(s.spare_gain(light, 20), 0);
-  EXPECT_EQ(s.spare_gain(unweighted, 20), 0);
-  EXPECT_EQ(s.spare_visit(20, [](RevisitSchedule::PageId) { return true; }), heavy);
-  EXPECT_FALSE(s.spare_visit(20, [&](RevisitSchedule::PageId id) { return id == unweighted; }).has_value());
 }
 
 }  // namespace
