@@ -4,6 +4,7 @@
 // (ctest's timeout) leaves no server behind.
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -43,11 +44,13 @@ class RedisServer {
     if (bin.empty() || pid_ > 0) return;
     std::filesystem::remove(socket());
     const pid_t parent = ::getpid();
+    // Built before fork(): the child of a threaded process may not allocate.
+    const std::string dir = dir_.path().string(), sock = socket();
     pid_ = ::fork();
     if (pid_ == 0) {
       if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent) ::_exit(126);
-      const std::string dir = dir_.path().string(), sock = socket();
-      ::freopen("/dev/null", "w", stdout);
+      const int null = ::open("/dev/null", O_WRONLY);
+      ::dup2(null, 1);
       ::execl(bin.c_str(), bin.c_str(), "--port", "0", "--unixsocket", sock.c_str(), "--unixsocketperm", "700",
               "--dir", dir.c_str(), "--appendonly", "yes", "--appendfsync", "always", "--save", "",
               "--daemonize", "no", static_cast<char*>(nullptr));

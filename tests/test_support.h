@@ -107,21 +107,28 @@ inline std::string shared_data_dir() {
 
 // Starts the cronista binary with args, its standard streams redirected to
 // these files (stdout and stderr created or truncated); returns its pid.
+// Everything the child needs is built before fork(): the test process has
+// threads (loopback servers), and a child of a threaded process may only
+// make async-signal-safe calls before exec (an allocation there can wait
+// forever on a lock another thread held at the fork).
 inline pid_t start_cronista(const std::vector<std::string>& args, const std::string& stdin_path,
                             const std::string& stdout_path, const std::string& stderr_path) {
+  std::vector<std::string> all{cronista_binary()};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const char* in_path = stdin_path.c_str();
+  const char* out_path = stdout_path.c_str();
+  const char* err_path = stderr_path.c_str();
   pid_t pid = ::fork();
   if (pid == 0) {
-    int in = ::open(stdin_path.c_str(), O_RDONLY);
-    int out = ::open(stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int err = ::open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int in = ::open(in_path, O_RDONLY);
+    int out = ::open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(in, 0);
     ::dup2(out, 1);
     ::dup2(err, 2);
-    std::vector<std::string> all{cronista_binary()};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) argv.push_back(a.data());
-    argv.push_back(nullptr);
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }

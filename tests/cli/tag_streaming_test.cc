@@ -32,6 +32,10 @@ TEST(TagStreaming, OutputBeginsBeforeTheInputEnds) {
   int to_child[2], from_child[2];
   ASSERT_EQ(::pipe(to_child), 0);
   ASSERT_EQ(::pipe(from_child), 0);
+  // Built before fork(): the child of a threaded process may not allocate.
+  std::string bin = testing::cronista_binary();
+  std::string a1 = "tag", a2 = "--dct", a3 = "2011-03-20", a4 = "--piece-size", a5 = "4096";
+  char* argv[] = {bin.data(), a1.data(), a2.data(), a3.data(), a4.data(), a5.data(), nullptr};
   const pid_t pid = ::fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
@@ -41,9 +45,6 @@ TEST(TagStreaming, OutputBeginsBeforeTheInputEnds) {
     ::dup2(null, 2);
     ::close(to_child[1]);
     ::close(from_child[0]);
-    std::string bin = testing::cronista_binary();
-    std::string a1 = "tag", a2 = "--dct", a3 = "2011-03-20", a4 = "--piece-size", a5 = "4096";
-    char* argv[] = {bin.data(), a1.data(), a2.data(), a3.data(), a4.data(), a5.data(), nullptr};
     ::execv(argv[0], argv);
     ::_exit(127);
   }

@@ -205,15 +205,17 @@ TEST(CrawlCommand, ACrawlStartedWithRelativePathsResumesFromAnotherFolder) {
   TempDir tmp;
   std::filesystem::create_directories(tmp / "trabalho");
   const std::string db = (tmp / "trabalho" / "c.db").string();
+  // Built before fork(): the child of a threaded process may not allocate.
+  const std::string work = (tmp / "trabalho").string(), bin = testing::cronista_binary(), seed = site.url("/");
   const pid_t pid = ::fork();
   if (pid == 0) {
-    if (::chdir((tmp / "trabalho").c_str()) != 0) ::_exit(120);
+    if (::chdir(work.c_str()) != 0) ::_exit(120);
     const int fd = ::open("/dev/null", O_WRONLY);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
-    ::execl(testing::cronista_binary().c_str(), "cronista", "crawl", "--from", "1939", "--to", "1945", "--mode",
+    ::execl(bin.c_str(), "cronista", "crawl", "--from", "1939", "--to", "1945", "--mode",
             "general", "--db", "c.db", "--order-out", "order.txt", "--delay-ms", "5", "--max-pages", "20", "--quiet",
-            site.url("/").c_str(), static_cast<char*>(nullptr));
+            seed.c_str(), static_cast<char*>(nullptr));
     ::_exit(121);
   }
   int status = 0;

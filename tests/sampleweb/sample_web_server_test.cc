@@ -153,9 +153,10 @@ TEST(SampleWebServeCommand, WritesReadyFileServesAndStopsOnSigterm) {
       {"sample-web", "generate", "--out", (dir / "web").string(), "--pages", "100", "--port", std::to_string(port)});
   ASSERT_EQ(gen.exit_code, 0) << gen.err;
   const fs::path ready = dir / "ready";
+  // Built before fork(): the child of a threaded process may not allocate.
+  const std::string bin = cronista::testing::cronista_binary(), root = (dir / "web").string(), rf = ready.string();
   pid_t pid = ::fork();
   if (pid == 0) {
-    const std::string bin = cronista::testing::cronista_binary(), root = (dir / "web").string(), rf = ready.string();
     ::execl(bin.c_str(), bin.c_str(), "sample-web", "serve", "--root", root.c_str(), "--ready-file", rf.c_str(),
             static_cast<char*>(nullptr));
     ::_exit(127);
