@@ -2,20 +2,12 @@
 #include "crawler/robots_policy.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstdint>
 
+#include "crawler/ascii.h"
 #include "crawler/warc_format.h"
 
 namespace cronista::crawler {
-
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-}  // namespace
 
 std::optional<std::chrono::seconds> cache_max_age(std::string_view raw_head) {
   const auto eol = raw_head.find('\n');
@@ -24,8 +16,8 @@ std::optional<std::chrono::seconds> cache_max_age(std::string_view raw_head) {
   warc_format::parse_header_lines(raw_head.substr(eol + 1), &fields);
   std::optional<std::chrono::seconds> out;
   for (const auto& [name, value] : fields) {
-    if (lower(name) != "cache-control") continue;
-    const std::string v = lower(value);
+    if (!iequals(name, "cache-control")) continue;
+    const std::string v = ascii_lowered(value);
     std::size_t at = 0;
     while (at < v.size()) {
       std::size_t end = v.find(',', at);
