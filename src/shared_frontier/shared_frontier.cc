@@ -217,6 +217,11 @@ local function lease_host(host, addr)
   redis.call('SADD', p .. 'holds:' .. worker, host)
   redis.call('ZADD', p .. 'hosts', now + lease, host)
 end
+-- A worker's share of the hosts: theirs over the workers seen within a lease.
+local function host_share()
+  local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
+  return math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
+end
 -- A spare slot (`spare`: the worker has nothing else to send): the
 -- scheduled revisit due earliest, ahead of its time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
@@ -224,10 +229,7 @@ end
 -- holds fewer hosts than its share of them (or none).
 local function spare_revisit()
   if not spare then return nil end
-  if held > 0 then
-    local active = math.max(1, redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf'))
-    if held >= math.ceil(redis.call('ZCARD', p .. 'hosts') / active) then return nil end
-  end
+  if held > 0 and held >= host_share() then return nil end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
     local host = redis.call('HGET', p .. 'due_host', url)
     local free, addr = false, nil
@@ -314,9 +316,8 @@ if #ready == 0 then
   if #first == 0 then return nothing(spent and 'budget' or 'empty') end
   return {'wait', tostring(math.max(tonumber(first[2]), now + 1)), tostring(now)}
 end
-local active = redis.call('ZCOUNT', p .. 'workers', now - lease, '+inf')
 -- The hosts it may lease now.
-local fresh = math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1)) - held
+local fresh = host_share() - held
 -- The free-slot rule: new URLs of a priority above hold_above wait, unless worth a slot.
 local hold_above
 if slack >= 0 and not (left and left <= 0) then
