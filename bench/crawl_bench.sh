@@ -17,6 +17,13 @@
 #   bench/crawl_bench.sh --no-million    skip the 1M-URL run
 #   bench/crawl_bench.sh --shared-runs 3 lone vs worker 3 times, medians reported
 #   bench/crawl_bench.sh --keep          keep the work folder (site, databases, logs)
+#   bench/crawl_bench.sh --pin           lone vs worker with the servers on a core of their own
+#
+# --pin gives the crawl (lone and worker alike) every core but the last
+# (taskset), and nginx and redis-server the last one: the share then says what
+# a worker keeps of a lone crawler's pages/s when Redis does not take the
+# crawler's cores, as on a machine that has cores for both. It needs 2 cores
+# or more and taskset (util-linux).
 #
 # Needs build/cronista (scripts/setup) and redis-server; CRONISTA_RESOURCES=DIR is passed as
 # --resources, CRONISTA_BIN overrides the binary. Installs nginx, python3-scrapy and
@@ -28,6 +35,7 @@ pages=5000
 million=1
 keep=0
 shared_runs=1
+pin=0
 bin="${CRONISTA_BIN:-$here/build/cronista}"
 while (($#)); do
   case "$1" in
@@ -35,12 +43,23 @@ while (($#)); do
     --no-million) million=0; shift ;;
     --shared-runs) shared_runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --pin) pin=1; shift ;;
+    -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
 [[ -x "$bin" ]] || { echo "crawl_bench: $bin not found; run scripts/setup first" >&2; exit 1; }
 [[ "$shared_runs" =~ ^[1-9][0-9]*$ ]] || { echo "crawl_bench: --shared-runs needs a positive number" >&2; exit 2; }
+crawl_cpus=""; server_cpus=""; crawl_pin=(); server_pin=()
+if ((pin)); then
+  command -v taskset >/dev/null 2>&1 || { echo "crawl_bench: --pin needs taskset (util-linux)" >&2; exit 1; }
+  ((  $(nproc) >= 2 )) || { echo "crawl_bench: --pin needs 2 cores or more ($(nproc) here)" >&2; exit 2; }
+  last=$(( $(nproc) - 1 ))
+  server_cpus="$last"
+  crawl_cpus="0"; ((last > 1)) && crawl_cpus="0-$((last - 1))"
+  crawl_pin=(taskset -c "$crawl_cpus")
+  server_pin=(taskset -c "$server_cpus")
+fi
 command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 ||
   { echo "crawl_bench: redis-server and redis-cli not found; run scripts/setup first" >&2; exit 1; }
 
@@ -202,8 +221,14 @@ fi
 # The cost of a shared frontier: lone, then one worker against Redis (a
 # fresh crawl id each run), same site and options, --shared-runs times.
 # Both without replica detection, which a worker does not do.
+# Moves nginx (master and workers) to the given cores.
+pin_nginx() {  # cpus
+  local master
+  master="$(cat "$work/nginx.pid")"
+  for pid in "$master" $(pgrep -P "$master"); do taskset -a -p -c "$1" "$pid" >/dev/null; done
+}
 start_redis() {
-  redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 --dir "$work" --save '' \
+  "${server_pin[@]}" redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 --dir "$work" --save '' \
     --appendonly no >"$work/redis.log" 2>&1 &
   redis_pid=$!
   for _ in $(seq 1 100); do redis-cli -s "$work/redis.sock" ping >/dev/null 2>&1 && break; sleep 0.05; done
@@ -215,15 +240,16 @@ median() { python3 -c "import statistics, sys; print(statistics.median(float(x) 
 # Redis's own CPU seconds so far (user + system), from INFO.
 redis_cpu() { redis-cli -s "$work/redis.sock" info cpu | awk -F: '/^used_cpu_(user|sys):/ {s += $2} END {printf "%.2f", s}'; }
 start_redis
+((pin)) && pin_nginx "$server_cpus"
 lone_rates=(); worker_rates=(); lone_cpus=(); worker_cpus=(); redis_cpus=()
 for run in $(seq 1 "$shared_runs"); do
-  timed "$work/lone$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/lone$run.db" "$seed"
+  timed "$work/lone$run" "${crawl_pin[@]}" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/lone$run.db" "$seed"
   n="$(crawled "$work/lone$run")"
   row "lone --mode general (run $run)" "$n" "$secs" "$cpu" "$rss_mb"
   lone_rates+=("$(python3 -c "print($n/$secs if $secs else 0)")")
   lone_cpus+=("$(python3 -c "print($cpu/$n if $n else 0)")")
   before="$(redis_cpu)"
-  timed "$work/worker$run" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/worker$run.db" \
+  timed "$work/worker$run" "${crawl_pin[@]}" "$bin" crawl "${common[@]}" --mode general --replicas off --db "$work/worker$run.db" \
     --frontier "unix://$work/redis.sock" --crawl-id "bench$run" "$seed"
   n="$(crawled "$work/worker$run")"
   rcpu="$(python3 -c "print(round($(redis_cpu) - $before, 2))")"
@@ -234,6 +260,7 @@ for run in $(seq 1 "$shared_runs"); do
   redis_cpus+=("$(python3 -c "print($rcpu/$n if $n else 0)")")
 done
 stop_redis
+((pin)) && pin_nginx "0-$(( $(nproc) - 1 ))"
 lone_median="$(median "${lone_rates[@]}")"
 worker_median="$(median "${worker_rates[@]}")"
 lone_cpu_median="$(median "${lone_cpus[@]}")"
@@ -255,6 +282,7 @@ for mode in general temporal; do
   printf "cronista --mode %s: %.1fx Scrapy's pages/s\n" "$mode" \
     "$(python3 -c "print(${rate[$mode]}/$scrapy_rate if $scrapy_rate else 0)")"
 done
+((pin)) && printf "shared frontier: the crawls on cores %s, nginx and redis-server on core %s\n" "$crawl_cpus" "$server_cpus"
 printf "shared frontier (median of %s): lone %.1f pages/s, one worker against Redis %.1f pages/s, share %.0f%%\n" \
   "$shared_runs" "$lone_median" "$worker_median" "$(python3 -c "print(100*$worker_median/$lone_median if $lone_median else 0)")"
 # The machine's cores decide the wall-clock share when Redis and the crawl

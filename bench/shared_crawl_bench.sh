@@ -18,6 +18,9 @@
 # lone crawl given the three workers' connections together (--connections
 # 96: as many transfers and pages waiting for analysis as the three have)
 # against the lone crawl: what that much parallelism costs without Redis.
+# With several runs, the same gaps between the precision curves averaged
+# over the runs (mean_gap, mean_wide): a single run's order moves with the
+# machine's timing, and the mean of several is what the crawl does.
 # Then
 # Redis memory per million queued URLs (build/shared_frontier_bench: the
 # crawl's add script, 1 million URLs over 5,000 hosts).
@@ -56,7 +59,7 @@ while (($#)); do
     --urls) urls="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -118,6 +121,28 @@ else:
     print(f"{100 * (prec[b][n] - prec[a][n]):+.1f}@{n}")
 PY
 }
+# The same between the mean curves of runs $2 and $3 over several curves.csv
+# files (one per run of the bench): the comparison with the noise of single
+# runs averaged out, at the cut-offs every file has.
+mean_gap() {
+  python3 - "$@" <<'PY'
+import csv, sys
+a, b, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+sums = {a: {}, b: {}}
+for path in paths:
+    for row in csv.DictReader(open(path)):
+        if row["run"] in sums:
+            sums[row["run"]].setdefault(int(row["pages"]), []).append(float(row["precision"]))
+k = len(paths)
+mean = {r: {n: sum(v) / k for n, v in sums[r].items() if len(v) == k} for r in sums}
+common = [n for n in mean[a] if n >= 100 and n in mean[b]]
+if not common:
+    print("-")
+else:
+    n = max(common, key=lambda n: abs(mean[a][n] - mean[b][n]))
+    print(f"{100 * (mean[b][n] - mean[a][n]):+.1f}@{n}")
+PY
+}
 downloads() { sqlite3 "$1" "SELECT COUNT(*) FROM pages WHERE error_kind IS NULL AND id NOT IN (SELECT page_id FROM redirects)"; }
 
 rows=()
@@ -132,7 +157,7 @@ for seed in $seeds; do
   [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
 
   for delay in $delays; do
-    lones=() ones=() threes=() gaps=() wides=()
+    lones=() ones=() threes=() gaps=() wides=() curves=() wide_curves=()
     noise="-"
 
     for run in $(seq 1 "$runs"); do
@@ -161,6 +186,7 @@ for seed in $seeds; do
         --name three --out "$work/eval-$tag-r$run" >"$work/eval-$tag-r$run.log" 2>&1 ||
         { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-r$run.log" >&2; exit 1; }
       gaps+=("$(largest_gap "$work/eval-$tag-r$run/curves.csv" lone three)")
+      curves+=("$work/eval-$tag-r$run/curves.csv")
       if ((run == 2)); then  # two lone crawls: the noise of the comparison
         "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
           --order "$work/lone-$tag-r1.order" --name lone1 --order "$work/lone-$tag-r2.order" --name lone2 \
@@ -175,14 +201,16 @@ for seed in $seeds; do
         --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
         { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
       wides+=("$(largest_gap "$work/eval-$tag-wide-r$run/curves.csv" lone wide)")
+      wide_curves+=("$work/eval-$tag-wide-r$run/curves.csv")
     done
     lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
     total=0
     for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
     twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
     share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
-    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" "$three" \
-      "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise" "${wides[*]}")")
+    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %-24s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" \
+      "$three" "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise" "${wides[*]}" \
+      "$(mean_gap lone three "${curves[@]}")" "$(mean_gap lone wide "${wide_curves[@]}")")")
   done
   stop_pid "$server_pid"
   server_pid=""
@@ -190,15 +218,16 @@ done
 
 echo
 echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
-printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %s\n' seed delay lone_s one_s share three_s pages twice \
-  precision_gap lone_noise wide_gap
+printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %-24s %-10s %s\n' seed delay lone_s one_s share three_s pages \
+  twice precision_gap lone_noise wide_gap mean_gap mean_wide
 printf '%s\n' "${rows[@]}"
 echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
 echo " and twice: URLs in more than one of the three shards, of the last run;"
 echo " precision_gap: per run, the largest difference in points between the three workers' precision and"
 echo " the lone crawl's at a page cut-off from 100 on, @ that cut-off (target: within 2 points);"
 echo " lone_noise: the same between the first two lone crawls;"
-echo " wide_gap: per run, the same between one process with --connections 96 and the lone crawl)"
+echo " wide_gap: per run, the same between one process with --connections 96 and the lone crawl;"
+echo " mean_gap, mean_wide: the same as precision_gap and wide_gap between the curves averaged over the runs)"
 
 if ((urls > 0)); then
   echo
