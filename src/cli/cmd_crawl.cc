@@ -6,6 +6,7 @@
 // the crawl's machine output is its database, WARC and --order-out file).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -358,6 +359,22 @@ std::vector<std::string> recorded_args(const std::vector<std::string>& given) {
   return out;
 }
 
+// Appends the URLs of a --seeds file (one per line; blank lines and
+// "#" comments skipped); false when it cannot be read.
+bool read_seed_file(const std::string& path, std::vector<std::string>* urls) {
+  std::ifstream in(path);
+  std::error_code ec;
+  if (!in || std::filesystem::is_directory(path, ec)) return false;
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    std::size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos || line[b] == '#') continue;
+    urls->push_back(line.substr(b));
+  }
+  return true;
+}
+
 // Removes what a new crawl created when it kept nothing, so that the
 // corrected command can run with the same paths.
 void remove_created(const std::vector<std::pair<std::string, bool>>& files) {
@@ -388,6 +405,8 @@ int cmd_crawl(int argc, char** argv) {
                                "again with --resume (at least --from and --to)",
                   kExitUsage);
     CrawlArgs merged;
+    std::vector<std::string> first_urls;  // the URLs and --seeds file of the first run
+    std::string first_seeds_file;
     std::vector<std::vector<std::string>> layers;
     if (!(*stored)->unrecorded_args) layers = (*stored)->run_args;
     layers.push_back(given);
@@ -401,10 +420,22 @@ int cmd_crawl(int argc, char** argv) {
         return fail("crawl", std::string(i + 1 < layers.size() ? "the options recorded in the database: " : "") +
                                  e.what(), kExitUsage);
       }
+      if (i == 0 && layers.size() > 1) {
+        first_urls = merged.urls;
+        first_seeds_file = merged.seeds;
+      }
       if (i + 1 < layers.size()) merged.urls.clear();
     }
     merged.seeds.clear();
     merged.urls = (*stored)->seeds;
+    if (!merged.frontier.empty()) {
+      // A worker of a shared crawl stores as seeds only those it claimed
+      // itself: it rejoins with every seed it was first given (their hosts
+      // bound --same-host), the --seeds file's too while it can be read.
+      if (!first_seeds_file.empty()) read_seed_file(first_seeds_file, &first_urls);
+      for (const std::string& u : first_urls)
+        if (std::find(merged.urls.begin(), merged.urls.end(), u) == merged.urls.end()) merged.urls.push_back(u);
+    }
     a = std::move(merged);
   } else {
     if (a.from.empty() || a.to.empty())
@@ -458,18 +489,8 @@ int cmd_crawl(int argc, char** argv) {
     return fail("crawl", "--max-depth is not available with --frontier", kExitUsage);
   auto period = temporal::Period::parse(a.from, a.to);
   if (!period.ok()) return fail("crawl", period.status().message(), kExitUsage);
-  if (!a.seeds.empty()) {
-    std::ifstream in(a.seeds);
-    std::error_code ec;
-    if (!in || std::filesystem::is_directory(a.seeds, ec)) return fail("crawl", "cannot read --seeds file '" + a.seeds + "'");
-    std::string line;
-    while (std::getline(in, line)) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-      std::size_t b = line.find_first_not_of(" \t");
-      if (b == std::string::npos || line[b] == '#') continue;
-      a.urls.push_back(line.substr(b));
-    }
-  }
+  if (!a.seeds.empty() && !read_seed_file(a.seeds, &a.urls))
+    return fail("crawl", "cannot read --seeds file '" + a.seeds + "'");
   if (!a.resolve_file.empty()) {
     std::ifstream in(a.resolve_file);
     std::error_code ec;

@@ -290,6 +290,7 @@ class Crawl {
   RobotsPolicy robots_policy_;
   HostScope scope_;
   CalendarTrapDetector calendar_;
+  std::unordered_set<std::uint64_t> seed_keys_;  // url_key() of the seeds given (a claim's depth)
   TitleWords title_words_;
   LinkYield yield_;
   std::map<std::string, std::int64_t> skipped_;
@@ -506,6 +507,7 @@ Status Crawl::setup() {
     auto u = CanonicalUrl::parse(s);
     if (!u.ok()) return Status::Error("seed '" + s + "': " + u.status().message());
     scope_.add_seed(*u);
+    seed_keys_.insert(url_key(u->str()));
     seeds.push_back(*u);
   }
 
@@ -1785,11 +1787,12 @@ void Crawl::pump_shared() {
     if (c.revisit) return claim_revisit(c, job);
     auto u = CanonicalUrl::parse(c.url);
     if (!u.ok()) return false;
-    if (frontier_->add_claimed(u->str(), host_for(*u, job), jobs_submitted_ + 1, &job.ops,
-                               static_cast<int>(std::clamp<std::int64_t>(c.priority, -1, 1 << 20))) ==
-        Frontier::Added::Queued)
+    const std::string url = u->str();
+    if (frontier_->add_claimed(url, host_for(*u, job), jobs_submitted_ + 1, &job.ops,
+                               static_cast<int>(std::clamp<std::int64_t>(c.priority, -1, 1 << 20)),
+                               seed_keys_.count(url_key(url)) ? 0 : 1) == Frontier::Added::Queued)
       return true;
-    share_visit(u->str(), std::nullopt, false);  // downloaded here before: scheduled for its revisit now
+    share_visit(url, std::nullopt, false);  // downloaded here before: scheduled for its revisit now
     return false;
   });
   if (!job.ops.empty() || !job.hosts.empty()) submit(std::move(job));
@@ -1969,6 +1972,12 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     maybe_resolve(wall_seconds(), false);
     dispatch();
     if (shared_) pump_shared();  // what this turn buffered, when dispatch() did not send it
+    // Nothing to fetch or analyse, with claims whose pages are not committed
+    // yet: the shared frontier learns they are done only once they are
+    // (and the crawl ends only then), so they are committed now rather
+    // than when the writer's batch fills or times out.
+    if (shared_ && in_flight_.empty() && pool_->pending() == 0 && frontier_->empty() && shared_->held() > 0)
+      store_->commit_soon();
     if (in_flight_.empty() && pool_->pending() == 0) {
       if (o_.max_fetches > 0 && fetches_ >= o_.max_fetches) {
         end_reason = "max-fetches";

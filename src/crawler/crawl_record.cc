@@ -28,16 +28,19 @@ Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
   f.url = seed;
   std::string url = seed, prefix;
   for (int hop = 0; hop < 32; ++hop) {
-    auto u = db.prepare(
+    // Prepared once per database: a crawl may have thousands of seeds.
+    auto us = db.cached(
         "SELECT u.state, h.robots_outcome, h.authority FROM urls u JOIN hosts h ON h.id = u.host_id WHERE u.url = ?");
-    if (!u.ok()) return u.status();
-    u->bind(1, url);
-    if (!u->step()) {
-      if (!u->status().ok()) return u->status();
+    if (!us.ok()) return us.status();
+    store::Statement& u = **us;
+    u.reset();
+    u.bind(1, url);
+    if (!u.step()) {
+      if (!u.status().ok()) return u.status();
       f.fate = prefix + "not queued (outside the hosts allowed)";
       return f;
     }
-    const std::string state = u->column_text(0), robots = u->column_text(1), authority = u->column_text(2);
+    const std::string state = u.column_text(0), robots = u.column_text(1), authority = u.column_text(2);
     if (state == "queued") {
       f.fate = prefix + "not fetched yet (still queued)";
       return f;
@@ -50,20 +53,22 @@ Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
                  (robots.empty() ? std::string() : " (" + robots + ")");
       return f;
     }
-    auto p = db.prepare(
+    auto ps = db.cached(
         "SELECT p.status, p.error_kind, p.error, p.relevant, r.to_url FROM pages p "
         "LEFT JOIN redirects r ON r.page_id = p.id WHERE p.url = ? ORDER BY p.id DESC LIMIT 1");
-    if (!p.ok()) return p.status();
-    p->bind(1, url);
-    if (!p->step()) {
-      if (!p->status().ok()) return p->status();
+    if (!ps.ok()) return ps.status();
+    store::Statement& p = **ps;
+    p.reset();
+    p.bind(1, url);
+    if (!p.step()) {
+      if (!p.status().ok()) return p.status();
       f.fate = prefix + "not fetched";
       return f;
     }
-    const long status = static_cast<long>(p->column_int(0));
-    const std::string kind = p->column_text(1), error = p->column_text(2);
-    if (!p->column_is_null(4)) {
-      url = p->column_text(4);
+    const long status = static_cast<long>(p.column_int(0));
+    const std::string kind = p.column_text(1), error = p.column_text(2);
+    if (!p.column_is_null(4)) {
+      url = p.column_text(4);
       prefix += "redirected (HTTP " + std::to_string(status) + ") to " + url + ", then ";
       continue;
     }
@@ -75,7 +80,7 @@ Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
     if (status >= 400) {
       f.fate = prefix + "downloaded an error page (HTTP " + std::to_string(status) + ")";
     } else {
-      const std::string verdict = p->column_is_null(3) ? "not analysed" : p->column_int(3) ? "relevant" : "not relevant";
+      const std::string verdict = p.column_is_null(3) ? "not analysed" : p.column_int(3) ? "relevant" : "not relevant";
       f.fate = prefix + "downloaded (HTTP " + std::to_string(status) + ", " + verdict + ")";
     }
     return f;

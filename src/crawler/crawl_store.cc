@@ -111,6 +111,7 @@ CREATE TABLE IF NOT EXISTS redirects (
   to_url TEXT NOT NULL,
   status INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS redirects_page ON redirects(page_id);
 CREATE TABLE IF NOT EXISTS replica_decisions (
   id INTEGER PRIMARY KEY,
   replica TEXT NOT NULL UNIQUE,
@@ -869,8 +870,8 @@ void CrawlStore::writer_loop() {
     lk.lock();
     while (n < options_.batch_jobs) {
       if (queue_.empty()) {
-        if (stopping_) break;
-        if (cv_.wait_until(lk, deadline, [&] { return !queue_.empty() || stopping_; }) == false) break;
+        if (stopping_ || hurry_) break;
+        if (cv_.wait_until(lk, deadline, [&] { return !queue_.empty() || stopping_ || hurry_; }) == false) break;
         if (queue_.empty()) break;
       }
       StoreJob job = std::move(queue_.front());
@@ -885,6 +886,7 @@ void CrawlStore::writer_loop() {
       queue_bytes_ -= bytes;
       if (std::chrono::steady_clock::now() >= deadline) break;
     }
+    hurry_ = false;
     lk.unlock();
     // The batch's WARC records are made durable before the pages that refer
     // to them are committed: a power cut cannot leave a stored page whose
@@ -910,6 +912,12 @@ void CrawlStore::writer_loop() {
     if (on_commit_) on_commit_(last);
     lk.lock();
   }
+}
+
+void CrawlStore::commit_soon() {
+  std::lock_guard lk(mu_);
+  hurry_ = true;
+  cv_.notify_all();
 }
 
 Status CrawlStore::finish(const std::string& end_reason) {

@@ -240,6 +240,10 @@ class CrawlStore {
   std::size_t backlog() const;
   std::size_t backlog_bytes() const;
   std::uint64_t committed() const { return committed_.load(); }
+  // Commits the jobs queued now without waiting for more to fill the batch
+  // (a worker of a shared crawl with nothing else to do waits on them).
+  // Thread-safe.
+  void commit_soon();
   // Writes everything queued, closes the run (end reason), the WARC and the
   // order file, stops the writer. The first write error, if any.
   Status finish(const std::string& end_reason);
@@ -283,6 +287,7 @@ class CrawlStore {
   std::size_t queue_bytes_ = 0;
   std::uint64_t next_job_ = 1;
   bool stopping_ = false;
+  bool hurry_ = false;  // commit_soon(): the batch ends when the queue is empty
   std::thread writer_;
   std::atomic<std::uint64_t> committed_{0};
   std::function<void(std::uint64_t)> on_commit_;

@@ -411,14 +411,14 @@ std::vector<std::uint32_t> Frontier::take_robots_requests() {
 }
 
 Frontier::Added Frontier::add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job,
-                                      std::vector<FrontierOp>* ops, int priority) {
+                                      std::vector<FrontierOp>* ops, int priority, std::uint16_t depth) {
   // The fewest backlinks whose priority is at most `priority`; the rest is penalty.
   std::uint32_t backlinks = 0;
   while (priority >= 0 && priority_for_backlinks(backlinks) > priority) ++backlinks;
   const int penalty = priority < 0 ? 0 : std::min<int>(priority - priority_for_backlinks(backlinks), kMaxLinkPenalty);
   claiming_ = true;
   claimed_backlinks_ = backlinks;
-  const Added added = add(url, host, 0, 0, false, job, ops, static_cast<std::uint8_t>(penalty), priority < 0);
+  const Added added = add(url, host, depth, 0, false, job, ops, static_cast<std::uint8_t>(penalty), priority < 0);
   claiming_ = false;
   claimed_backlinks_ = 0;
   return added;

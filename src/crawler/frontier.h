@@ -176,8 +176,10 @@ class Frontier {
   // the priority the shared frontier ranked it by (as backlinks and a
   // penalty that give it back: priority_for), so that what the crawl learns
   // of its links (LinkYield) is filed under the priority it was claimed at.
+  // The shared frontier does not carry depths: `depth` is 0 for a seed
+  // this worker was given, 1 for any other URL.
   Added add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job, std::vector<FrontierOp>* ops,
-                    int priority = priority_for(0, 0));
+                    int priority = priority_for(0, 0), std::uint16_t depth = 1);
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().

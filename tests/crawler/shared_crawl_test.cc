@@ -275,6 +275,18 @@ TEST_F(SharedCrawlWorkers, WithoutABudgetTheWorkersCrawlEverythingOnceAndEndOnAn
   for (const auto& n : names)
     EXPECT_EQ(rows((tmp / (n + ".db")).string(), "SELECT end_reason FROM runs"),
               std::vector<std::string>{"frontier-empty"});
+  // A worker's shard knows its seeds from what it claimed: the sites' home
+  // pages at depth 0 (they are the seeds every worker was given), every
+  // article it claimed at depth 1 — not every claimed URL as a seed.
+  const auto seeds = web.seeds();
+  std::size_t claimed_articles = 0;
+  for (const auto& n : names) {
+    const std::string db = (tmp / (n + ".db")).string();
+    for (const auto& url : rows(db, "SELECT url FROM urls WHERE depth = 0"))
+      EXPECT_NE(std::find(seeds.begin(), seeds.end(), url), seeds.end()) << n << ": " << url << " stored as a seed";
+    claimed_articles += static_cast<std::size_t>(count(db, "SELECT COUNT(*) FROM urls WHERE depth = 1 AND url LIKE '%/artigo/%'"));
+  }
+  EXPECT_EQ(claimed_articles, static_cast<std::size_t>(kSites * kArticles));
 }
 
 TEST_F(SharedCrawlWorkers, EachSitesRobotsTxtIsFetchedOnceForAllWorkersAndObeyedByAll) {
