@@ -103,28 +103,12 @@ crawl() {
     --delay-ms "$delay" --db "$work/$name.db" --quiet "$@" 2>"$work/$name.log" ||
     { echo "shared_crawl_bench: crawl $name failed:" >&2; cat "$work/$name.log" >&2; return 1; }
 }
-# The largest difference in precision, in points, between runs $2 and $3 of
-# curves.csv $1 at a page cut-off from 100 to the shorter run's end, and where.
+# The largest difference in precision, in points, between runs $1 and $2
+# (run names in eval-crawl's curves.csv) at a page cut-off from 100 to the
+# shorter run's end, and where; given several curves.csv files (one per run
+# of the bench), between the curves averaged over them, at the cut-offs every
+# file has: the comparison with the noise of single runs averaged out.
 largest_gap() {
-  python3 - "$@" <<'PY'
-import csv, sys
-path, a, b = sys.argv[1:4]
-prec = {a: {}, b: {}}
-for row in csv.DictReader(open(path)):
-    if row["run"] in prec:
-        prec[row["run"]][int(row["pages"])] = float(row["precision"])
-common = [n for n in prec[a] if n >= 100 and n in prec[b]]
-if not common:
-    print("-")
-else:
-    n = max(common, key=lambda n: abs(prec[a][n] - prec[b][n]))
-    print(f"{100 * (prec[b][n] - prec[a][n]):+.1f}@{n}")
-PY
-}
-# The same between the mean curves of runs $2 and $3 over several curves.csv
-# files (one per run of the bench): the comparison with the noise of single
-# runs averaged out, at the cut-offs every file has.
-mean_gap() {
   python3 - "$@" <<'PY'
 import csv, sys
 a, b, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
@@ -185,14 +169,14 @@ for seed in $seeds; do
         --order-db "$work/three-$tag-w1.db" --order-db "$work/three-$tag-w2.db" --order-db "$work/three-$tag-w3.db" \
         --name three --out "$work/eval-$tag-r$run" >"$work/eval-$tag-r$run.log" 2>&1 ||
         { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-r$run.log" >&2; exit 1; }
-      gaps+=("$(largest_gap "$work/eval-$tag-r$run/curves.csv" lone three)")
+      gaps+=("$(largest_gap lone three "$work/eval-$tag-r$run/curves.csv")")
       curves+=("$work/eval-$tag-r$run/curves.csv")
       if ((run == 2)); then  # two lone crawls: the noise of the comparison
         "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
           --order "$work/lone-$tag-r1.order" --name lone1 --order "$work/lone-$tag-r2.order" --name lone2 \
           --out "$work/eval-$tag-lone" >"$work/eval-$tag-lone.log" 2>&1 ||
           { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone.log" >&2; exit 1; }
-        noise="$(largest_gap "$work/eval-$tag-lone/curves.csv" lone1 lone2)"
+        noise="$(largest_gap lone1 lone2 "$work/eval-$tag-lone/curves.csv")"
       fi
       # One process with the three workers' connections: the cost of the parallelism alone.
       crawl "$seed" "$delay" "wide-$tag" --connections 96 --order-out "$work/wide-$tag-r$run.order"
@@ -200,7 +184,7 @@ for seed in $seeds; do
         --order "$work/lone-$tag-r$run.order" --name lone --order "$work/wide-$tag-r$run.order" --name wide \
         --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
         { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
-      wides+=("$(largest_gap "$work/eval-$tag-wide-r$run/curves.csv" lone wide)")
+      wides+=("$(largest_gap lone wide "$work/eval-$tag-wide-r$run/curves.csv")")
       wide_curves+=("$work/eval-$tag-wide-r$run/curves.csv")
     done
     lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
@@ -210,7 +194,7 @@ for seed in $seeds; do
     share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
     rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %-24s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" \
       "$three" "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise" "${wides[*]}" \
-      "$(mean_gap lone three "${curves[@]}")" "$(mean_gap lone wide "${wide_curves[@]}")")")
+      "$(largest_gap lone three "${curves[@]}")" "$(largest_gap lone wide "${wide_curves[@]}")")")
   done
   stop_pid "$server_pid"
   server_pid=""

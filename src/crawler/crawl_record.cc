@@ -22,19 +22,27 @@ Result<std::optional<store::Database>> open_crawl(const std::string& db_path) {
   return std::optional<store::Database>(std::move(*db));
 }
 
+// A query about one URL, prepared once per database (a crawl may have
+// thousands of seeds), bound to `url` and ready to step.
+Result<store::Statement*> lookup(store::Database& db, const std::string& sql, const std::string& url) {
+  auto st = db.cached(sql);
+  if (!st.ok()) return st.status();
+  (*st)->reset();
+  (*st)->bind(1, url);
+  return *st;
+}
+
 // The fate of one URL of the crawl, following its redirects.
 Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
   SeedFate f;
   f.url = seed;
   std::string url = seed, prefix;
   for (int hop = 0; hop < 32; ++hop) {
-    // Prepared once per database: a crawl may have thousands of seeds.
-    auto us = db.cached(
-        "SELECT u.state, h.robots_outcome, h.authority FROM urls u JOIN hosts h ON h.id = u.host_id WHERE u.url = ?");
+    auto us = lookup(db,
+        "SELECT u.state, h.robots_outcome, h.authority FROM urls u JOIN hosts h ON h.id = u.host_id WHERE u.url = ?",
+        url);
     if (!us.ok()) return us.status();
     store::Statement& u = **us;
-    u.reset();
-    u.bind(1, url);
     if (!u.step()) {
       if (!u.status().ok()) return u.status();
       f.fate = prefix + "not queued (outside the hosts allowed)";
@@ -53,13 +61,12 @@ Result<SeedFate> fate_of(store::Database& db, const std::string& seed) {
                  (robots.empty() ? std::string() : " (" + robots + ")");
       return f;
     }
-    auto ps = db.cached(
+    auto ps = lookup(db,
         "SELECT p.status, p.error_kind, p.error, p.relevant, r.to_url FROM pages p "
-        "LEFT JOIN redirects r ON r.page_id = p.id WHERE p.url = ? ORDER BY p.id DESC LIMIT 1");
+        "LEFT JOIN redirects r ON r.page_id = p.id WHERE p.url = ? ORDER BY p.id DESC LIMIT 1",
+        url);
     if (!ps.ok()) return ps.status();
     store::Statement& p = **ps;
-    p.reset();
-    p.bind(1, url);
     if (!p.step()) {
       if (!p.status().ok()) return p.status();
       f.fate = prefix + "not fetched";
