@@ -40,7 +40,17 @@ int run_serve(const sampleweb::SampleWebServerOptions& options, const std::strin
     }
   }
   if (!ready_file.empty()) {
-    if (Status st = write_output(ready_file, line + "\n"); !st.ok()) {
+    // Written whole under another name, then renamed: whoever waits for the
+    // file never reads it half written.
+    const std::string part = ready_file + ".part";
+    Status st = write_output(part, line + "\n");
+    std::error_code ec;
+    if (st.ok()) {
+      std::filesystem::rename(part, ready_file, ec);
+      if (ec) st = Status::Error("cannot write '" + ready_file + "': " + ec.message());
+    }
+    if (!st.ok()) {
+      std::filesystem::remove(part, ec);
       (*server)->stop();
       return fail("sample-web", st.message());
     }
