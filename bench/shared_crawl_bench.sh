@@ -33,7 +33,9 @@
 # Options: --pages N (pages of the sample web, default 2000), --max-pages N
 # (budget of every crawl, default 300), --seeds "S…" (default "1 7"),
 # --delays "D…" (default "100 0"), --port P (default 18630), --urls N,
-# --runs N.
+# --runs N, --worker-connections N (each of the three workers' --connections,
+# default 32 as the lone crawl's; 11 gives the three together about the lone
+# crawl's 32).
 # Needs build/cronista and build/shared_frontier_bench (CRONISTA_BIN and
 # CRONISTA_BENCH_BIN override them), redis-server and sqlite3.
 set -euo pipefail
@@ -49,6 +51,7 @@ port=18630
 urls=1000000
 runs=3
 keep=0
+worker_connections=32
 while (($#)); do
   case "$1" in
     --pages) pages="$2"; shift 2 ;;
@@ -58,8 +61,9 @@ while (($#)); do
     --port) port="$2"; shift 2 ;;
     --urls) urls="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
+    --worker-connections) worker_connections="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -157,7 +161,8 @@ for seed in $seeds; do
       t0=$(now)
       pids=()
       for w in 1 2 3; do
-        crawl "$seed" "$delay" "three-$tag-w$w" --frontier "unix://$sock" --crawl-id "three-$tag-$run" --worker-id "w$w" &
+        crawl "$seed" "$delay" "three-$tag-w$w" --frontier "unix://$sock" --crawl-id "three-$tag-$run" --worker-id "w$w" \
+          --connections "$worker_connections" &
         pids+=($!)
       done
       for p in "${pids[@]}"; do wait "$p"; done
