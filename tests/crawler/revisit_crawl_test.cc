@@ -178,6 +178,13 @@ crawler::CrawlOptions uniform_revisits(const TempDir& tmp, const std::string& se
   return o;
 }
 
+// The same with the optimal policy, at 20 requests per second.
+crawler::CrawlOptions optimal_revisits(const TempDir& tmp, const std::string& seed, std::int64_t fetches) {
+  auto o = uniform_revisits(tmp, seed, 20, fetches);
+  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  return o;
+}
+
 crawler::CrawlOptions revisit_options(const TempDir& tmp, const Web& web, std::int64_t fetches) {
   return uniform_revisits(tmp, web.site.url("/"), 10, fetches);
 }
@@ -508,8 +515,7 @@ TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
 
   TempDir tmp;
   constexpr std::int64_t kFetches = 200;
-  auto o = uniform_revisits(tmp, site.url("/"), 20, kFetches);
-  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  auto o = optimal_revisits(tmp, site.url("/"), kFetches);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo-%'"), kLinked);
@@ -600,13 +606,11 @@ TEST(RevisitCrawl, TheOptimumDoesNotRevisitARedirectOrA404ForFreshness) {
   site.start();
 
   TempDir tmp;
-  constexpr std::int64_t kFetches = 240;
-  auto o = uniform_revisits(tmp, site.url("/"), 20, kFetches);
-  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  auto o = optimal_revisits(tmp, site.url("/"), 240);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
-  EXPECT_GT(sum->spare_revisits, 0);
   EXPECT_EQ(sum->lost_documents, 2);
+  EXPECT_GT(sum->spare_revisits, 0);
   std::lock_guard lk(mu);
   EXPECT_EQ(served["/muda"], 2);
   EXPECT_EQ(served["/some"], 2);
@@ -646,8 +650,7 @@ TEST(RevisitCrawl, AHubThatAnswers503AndThen200AgainIsComparedAfreshFromThen) {
   site.start();
 
   TempDir tmp;
-  auto o = uniform_revisits(tmp, site.url("/"), 20, 200);
-  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  auto o = optimal_revisits(tmp, site.url("/"), 200);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   const auto hub = rows(o.db, "SELECT status || '|' || coalesce(changed, 'NULL') FROM pages WHERE revisit = 1 AND url = '" +
