@@ -224,8 +224,9 @@ class RevisitSchedule {
     // seconds, negative when the visit saw a change), older ones folded.
     std::array<float, kKeptObservations> recent{};
     std::uint8_t kept = 0, oldest = 0;
-    std::uint8_t klass = 1, since_move = 0;  // kClasses: the class and visits since it was set
-    std::uint8_t lost = 0;  // answers in a row without a document (0: it has one)
+    std::uint8_t since_move = 0;  // kClasses: visits since the class was set
+    std::uint8_t klass : 2 = 1;   // kClasses: the class
+    std::uint8_t lost : 6 = 0;    // answers in a row without a document (0: it has one; at most 63)
     FoldedVisits folded;
   };
   struct Due {
