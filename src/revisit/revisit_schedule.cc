@@ -185,6 +185,7 @@ void RevisitSchedule::set_document(PageId id, bool present, double now) {
   Page& p = pages_[id];
   if (present && p.lost == 0) return;
   p.lost = present ? 0 : static_cast<std::uint8_t>(std::min(p.lost + 1, 63));
+  if (!present) p.yield *= 1 - options_.yield_memory;  // an answer that announced nothing
   p.last_visit = now;
   // Under the optimum its freshness share is gone at once: a page that is
   // no hub waits for the recheck; a hub keeps its frequency until the next

@@ -475,6 +475,12 @@ TEST(RevisitSchedule, AHubWithoutWeightTakesNoSpareSlot) {
   const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
   ASSERT_TRUE(spare.has_value());
   EXPECT_EQ(*spare, page);
+  // An answer without a document announced nothing: the yield wears down
+  // as after a visit that found no new URL.
+  const double yield = s.yield(feed);
+  s.set_document(feed, false, 10);
+  EXPECT_NEAR(s.yield(feed), yield * (1 - RevisitOptions{}.yield_memory), 1e-12);
+  EXPECT_GT(s.frequency(feed), 0);  // still a hub until the next resolve says otherwise
 }
 
 }  // namespace
