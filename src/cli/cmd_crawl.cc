@@ -280,10 +280,11 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
   out += line;
   if (s.revisits > 0 || a.revisit) {
     std::snprintf(line, sizeof line,
-                  "requests: %lld; revisits: %lld, %lld found a change, %lld answered 304, %lld brought forward\n",
+                  "requests: %lld; revisits: %lld, %lld found a change, %lld answered 304, %lld brought forward; "
+                  "%lld answered without a document\n",
                   static_cast<long long>(s.fetches), static_cast<long long>(s.revisits),
                   static_cast<long long>(s.changed), static_cast<long long>(s.not_modified),
-                  static_cast<long long>(s.spare_revisits));
+                  static_cast<long long>(s.spare_revisits), static_cast<long long>(s.lost_documents));
     out += line;
     std::snprintf(line, sizeof line, "revisit schedule: %lld pages, revisits %.2f/s of a revisit budget of %.2f/s\n",
                   static_cast<long long>(s.scheduled), s.scheduled_rate, s.revisit_budget);

@@ -206,7 +206,7 @@ class Crawl {
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
   using Copy = PageCopy;  // what the crawl holds of a downloaded page
-  double page_weight(std::optional<bool> relevant) const;
+  double page_weight(const std::string& url, std::optional<bool> relevant) const;
   void schedule_copy(const StoredVisit& v, double at);
   static StoredVisit visit_of(const PageRecord& p, std::uint32_t host, std::uint16_t depth);
   // A feed or sitemap fetched (a first download, or a revisit of page
@@ -321,6 +321,7 @@ class Crawl {
   Clock::time_point spare_retry_ = Clock::time_point::max();
   std::int64_t answered_ = 0, revisits_ = 0, changed_ = 0, not_modified_ = 0;
   std::int64_t spare_revisits_ = 0;  // revisits brought forward into spare slots
+  std::int64_t lost_documents_ = 0;  // revisits answered without a document
   std::unique_ptr<revisit::RevisitSchedule> schedule_;
   std::vector<Copy> copies_;                                // by PageId
   std::unordered_map<std::uint64_t, PageId> copy_of_;       // url_key → PageId
@@ -1053,9 +1054,11 @@ void Crawl::bring_back(StoreJob& job) {
 // A page's importance in the freshness objective: every page alike in a
 // general crawl; in a temporal crawl the relevant ones only, the others
 // being revisited as hubs (by the new URLs they announce) or not at all;
-// feeds and sitemaps only as hubs.
-double Crawl::page_weight(std::optional<bool> relevant) const {
+// feeds and sitemaps, and the pages of a pattern the calendar-trap detector
+// has come to flag since they were queued, only as hubs.
+double Crawl::page_weight(const std::string& url, std::optional<bool> relevant) const {
   if (!relevant) return 0;  // not an analysed page (a feed, a sitemap): a hub only
+  if (auto u = CanonicalUrl::parse(url); u.ok() && calendar_.flagged(*u)) return 0;  // a calendar trap's page
   return !o_.temporal_mode || *relevant ? 1 : 0;
 }
 
@@ -1073,7 +1076,7 @@ void Crawl::schedule_copy(const StoredVisit& v, double at) {
              changed && !*changed ? c.signature : v.signature, v.host, v.depth, c.in_flight};
     return;
   }
-  const double weight = page_weight(v.relevant);
+  const double weight = page_weight(v.url, v.relevant);
   const PageId id = schedule_->add_page(v.host, weight, prior_rate(), at,
                                         weight > 0 ? 0.0 : static_cast<double>(v.new_urls));
   if (v.features) {
@@ -1364,9 +1367,15 @@ void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r
     p.warc_refers_to_date = warc_date(c.captured_at);
     note_visit(id, wall, false, 0, r.last_modified);
     ++visits_since_resolve_;
+  } else if (r.error == FetchError::None) {
+    // An answer without a document (a redirect, a 4xx or 5xx, a body that
+    // is neither HTML nor a feed): no freshness weight under the optimum
+    // until a document comes back (revisit_schedule.h), no observation.
+    schedule_->set_document(id, false, wall);
+    ++lost_documents_;
+    p.body = std::move(r.body);
   } else {
-    // A failure or a page that is no longer HTML: tried again later, no
-    // observation of change.
+    // No answer (a transport failure): tried again later, nothing learnt.
     schedule_->postpone(id, wall + std::max(kFailedRevisitWaitS,
                                             schedule_->frequency(id) > 0 ? 1 / schedule_->frequency(id) : 0.0));
     p.body = std::move(r.body);
@@ -1401,10 +1410,16 @@ void Crawl::on_revisit_analysed(AnalysisResult&& r) {
   p.new_urls = fresh;
   std::optional<bool> changed;
   if (c.signature && p.main_signature) changed = revisit::is_change(*c.signature, *p.main_signature);
+  const double wall = iso_seconds(p.fetched_at).value_or(wall_seconds());
+  // A document again after answers without one: the gap is no observation.
+  if (!schedule_->has_document(id)) {
+    schedule_->set_document(id, true, wall);
+    changed.reset();
+  }
+  if (auto u = CanonicalUrl::parse(c.url); u.ok() && calendar_.flagged(*u)) schedule_->set_weight(id, 0);
   p.changed = changed;
   ++revisits_;
   if (changed && *changed) ++changed_;
-  const double wall = iso_seconds(p.fetched_at).value_or(wall_seconds());
   note_visit(id, wall, changed, announced_here(fresh), p.last_modified);
   ++visits_since_resolve_;
   // An unchanged copy stands: its analysis stays as stored.
@@ -1481,6 +1496,10 @@ void Crawl::on_feed(FrontierEntry e, std::unique_ptr<PageRecord> page, const Fee
     c.in_flight = false;
     std::optional<bool> changed;
     if (c.signature) changed = c.signature->exact != p.main_signature->exact;
+    if (!schedule_->has_document(id)) {
+      schedule_->set_document(id, true, at);
+      changed.reset();
+    }
     p.changed = changed;
     ++revisits_;
     if (changed && *changed) ++changed_;
@@ -2064,6 +2083,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.fetches = answered_;
   sum.revisits = revisits_;
   sum.spare_revisits = spare_revisits_;
+  sum.lost_documents = lost_documents_;
   sum.changed = changed_;
   sum.not_modified = not_modified_;
   if (schedule_) {

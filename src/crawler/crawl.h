@@ -154,6 +154,7 @@ struct CrawlSummary {
   std::int64_t fetches = 0;       // page requests answered in this run (new pages, revisits, redirects)
   std::int64_t revisits = 0;      // revisits answered in this run
   std::int64_t spare_revisits = 0;  // revisits started before their due time, in slots nothing else took
+  std::int64_t lost_documents = 0;  // revisits answered without a document (a redirect, a 4xx or 5xx, a body not analysed)
   std::int64_t changed = 0;       // revisits that found the main text changed
   std::int64_t not_modified = 0;  // revisits answered 304 Not Modified
   // The revisit schedule at the end: the pages it holds, their revisit

@@ -213,12 +213,27 @@ std::optional<std::string_view> CalendarTrapDetector::check(const CanonicalUrl& 
     it = patterns_.emplace(key, Counters{}).first;
   }
   Counters& c = it->second;
+  if (auto reason = trap_reason(c)) return reason;
+  ++c.urls;
+  return std::nullopt;
+}
+
+std::optional<std::string_view> CalendarTrapDetector::trap_reason(const Counters& c) const {
   if (c.out_of_scope_run >= static_cast<std::uint32_t>(limits_.max_out_of_scope_run)) return "calendar-out-of-scope";
   const std::uint64_t bound = static_cast<std::uint64_t>(std::max(0, limits_.max_urls_per_pattern)) +
                               static_cast<std::uint64_t>(std::max(0, limits_.urls_per_in_scope_page)) * c.in_scope;
   if (c.urls >= bound) return "calendar-flood";
-  ++c.urls;
   return std::nullopt;
+}
+
+std::optional<std::string_view> CalendarTrapDetector::flagged(const CanonicalUrl& url) const {
+  int year = 0;
+  const auto pattern = pattern_of(url, &year);
+  if (!pattern) return std::nullopt;
+  if (year > limits_.latest_year) return "calendar-future";
+  auto it = patterns_.find(fnv1a(*pattern));
+  if (it == patterns_.end()) return std::nullopt;
+  return trap_reason(it->second);
 }
 
 void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) {

@@ -108,6 +108,10 @@ class CalendarTrapDetector {
   // Call once per newly discovered URL, before queueing it: the reason to
   // skip it, or nullopt (then the URL is counted against its pattern).
   std::optional<std::string_view> check(const CanonicalUrl& url);
+  // The reason `check` would now give to skip a URL of the pattern, without
+  // counting it: whether the pattern has been judged a trap since (the
+  // pages of it fetched before are a trap's pages too).
+  std::optional<std::string_view> flagged(const CanonicalUrl& url) const;
   // After a fetched calendar-like page was scoped: whether it was in scope.
   void record_scope(const CanonicalUrl& url, bool in_scope);
 
@@ -119,6 +123,8 @@ class CalendarTrapDetector {
     std::uint32_t out_of_scope_run = 0;  // consecutive fetched pages out of scope
     std::uint32_t in_scope = 0;          // fetched pages in scope
   };
+  // The reason a URL of a pattern with counters `c` is skipped, or nullopt.
+  std::optional<std::string_view> trap_reason(const Counters& c) const;
   Limits limits_;
   std::unordered_map<std::uint64_t, Counters> patterns_;
 };

@@ -18,6 +18,10 @@ constexpr int kClassWindow[4] = {3, 2, 2, 1};
 // visits, and is fitted only over kMinFitPages pages with a history.
 constexpr double kMinPriorVisits = 0.25, kMaxPriorVisits = 1000;
 constexpr std::size_t kMinFitPages = 10;
+// A page without a document is asked again after kRecheckS, the wait
+// doubling with each answer without one, up to kMaxRecheckS (the optimum);
+// the reference policies wait kRecheckS at least.
+constexpr double kRecheckS = 60, kMaxRecheckS = 86400;
 // A host's factor starts at 1 as if one change had been expected and seen.
 constexpr double kHostPseudoChanges = 1;
 
@@ -177,6 +181,25 @@ void RevisitSchedule::set_prior_rate(PageId id, double rate) {
 
 void RevisitSchedule::set_weight(PageId id, double weight) { pages_[id].weight = std::max(0.0, weight); }
 
+void RevisitSchedule::set_document(PageId id, bool present, double now) {
+  Page& p = pages_[id];
+  if (present && p.lost == 0) return;
+  p.lost = present ? 0 : static_cast<std::uint8_t>(std::min(p.lost + 1, 63));
+  if (!present) p.yield *= 1 - options_.yield_memory;  // an answer that announced nothing
+  p.last_visit = now;
+  // Under the optimum its freshness share is gone at once: a page that is
+  // no hub waits for the recheck; a hub keeps its frequency until the next
+  // resolve separates what discovery gives it.
+  if (!present && freshness_weight(p) <= 0 && p.yield <= 0) p.frequency = 0;
+  if (present && p.frequency <= 0 && freshness_weight(p) > 0 && options_.policy != RevisitPolicy::kClasses)
+    p.frequency = provisional_;
+  schedule(id);
+}
+
+double RevisitSchedule::freshness_weight(const Page& p) const {
+  return p.lost > 0 && options_.policy == RevisitPolicy::kOptimal ? 0.0 : p.weight;
+}
+
 double RevisitSchedule::estimated_rate(PageId id) const {
   const Page& p = pages_[id];
   std::array<ChangeObservation, kKeptObservations> visits;
@@ -287,7 +310,7 @@ void RevisitSchedule::resolve() {
   // The optimum counts the discovery visits towards freshness (a hub's
   // visits for its yield keep it fresh too) and adds only what they lack.
   for (PageId i = 0; i < pages_.size(); ++i)
-    items[i] = RevisitItem{estimated_rate(i), pages_[i].weight, pages_[i].host, discovery[i]};
+    items[i] = RevisitItem{estimated_rate(i), freshness_weight(pages_[i]), pages_[i].host, discovery[i]};
   const double fresh_budget = std::max(0.0, budget - discovery_spent);
   Allocation fresh;
   switch (options_.policy) {
@@ -307,6 +330,14 @@ void RevisitSchedule::schedule(PageId id) {
   Page& p = pages_[id];
   ++p.version;
   p.due = p.frequency > 0 ? p.last_visit + 1.0 / p.frequency : kNever;
+  if (p.lost > 0) {
+    if (options_.policy == RevisitPolicy::kOptimal) {
+      const double wait = std::min(kRecheckS * std::ldexp(1.0, std::min<int>(p.lost - 1, 30)), kMaxRecheckS);
+      p.due = std::min(p.due, p.last_visit + wait);
+    } else if (std::isfinite(p.due)) {
+      p.due = std::max(p.due, p.last_visit + kRecheckS);
+    }
+  }
   if (std::isfinite(p.due)) heap_.push(Due{p.due, id, p.version});
 }
 
@@ -334,7 +365,7 @@ std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std
     if (d.version != pages_[d.page].version) continue;
     looked.push_back(d);
     if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
-    if (ready(d.page)) {
+    if (freshness_weight(pages_[d.page]) > 0 && ready(d.page)) {
       chosen = d.page;
       break;
     }

@@ -57,8 +57,35 @@
 // of their due times advances the schedule as a whole rather than any one
 // page; the visit resets the page's clock, so its following visits keep
 // the spacing its frequency gives. Pages the policy gave no frequency (the
-// optimum's abandoned pages, pages of weight 0) are not scheduled and do
-// not take spare slots.
+// optimum's abandoned pages) are not scheduled; neither they nor the pages
+// without a freshness weight (hubs only, and under the optimum the pages
+// without a document, below) take spare slots.
+//
+// A page's freshness weight counts only while it has a document: while its
+// last answer was a page the crawl analyses (HTML with 2xx) or a feed or a
+// sitemap (weight 0 anyway: hubs only). A revisit answered by a redirect, a
+// 4xx or a 5xx, or a 2xx body that is neither (`set_document(page, false)`)
+// leaves it without one; a transport failure (no answer) says nothing of
+// the page and changes nothing. Under the optimum a page without a
+// document has weight 0: its share goes to pages with documents, it is
+// revisited as a hub only (by the yield of its earlier visits, which its
+// empty answers wear down) and it never takes a spare slot; it is asked
+// again 60 s after the answer, then after twice the wait each time it
+// answers without a document again (120 s, 240 s, … at most a day), or
+// sooner when its hub frequency says so. The first answer that is a
+// document again gives it back its weight (`set_document(page, true)`),
+// its clock restarting then (the gap teaches nothing of its rate), and the
+// mean frequency of the last resolve until the next one, as a new page. A
+// redirect's target is a URL of its own (queued like any link), so nothing
+// is lost by not refreshing the redirect. The reference policies keep
+// revisiting such pages as deployed crawlers do (Nutch fetches redirects
+// and gone pages again at its intervals): their weight stays, the page is
+// asked again at its frequency but not sooner than 60 s after the answer.
+// Spare slots, the crawl's rule for every policy, go only to pages with a
+// freshness weight (a hub of weight 0 is not brought forward: the visit
+// would add no freshness). A first download that is not a document (a
+// redirect, an error status, a body not analysed) does not join the
+// schedule at all, under any policy.
 //
 // Memory per page: a fixed record (176 bytes a page measured at a million,
 // the newest kKeptObservations visits included; older unchanged intervals are summed,
@@ -142,6 +169,12 @@ class RevisitSchedule {
   void rebase(PageId page, double now);
 
   void set_weight(PageId page, double weight);
+  // Whether the page's answer at `now` was a document (the header comment):
+  // false for a redirect, a 4xx or 5xx, a body neither HTML nor a feed;
+  // true for one again. Each change of state restarts the page's clock at
+  // `now`; an answer without a document after another lengthens the wait.
+  void set_document(PageId page, bool present, double now);
+  bool has_document(PageId page) const { return pages_[page].lost == 0; }
   // The prior change rate of a page (its estimate before it has a history).
   void set_prior_rate(PageId page, double rate);
   double prior_rate(PageId page) const { return pages_[page].prior_rate; }
@@ -159,7 +192,7 @@ class RevisitSchedule {
   // The time the next page falls due (infinity when none is scheduled).
   double next_due_time();
   // A spare slot's revisit (the work-conserving rule in the header
-  // comment): of the scheduled pages, the one due earliest that `ready`
+  // comment): of the scheduled pages with a freshness weight, the one due earliest that `ready`
   // accepts, due or not yet; nullopt when none of the first `limit` pages
   // by due time is accepted. The page stays scheduled until record_visit().
   std::optional<PageId> earliest_ready(const std::function<bool(PageId)>& ready, std::size_t limit = 256);
@@ -191,7 +224,9 @@ class RevisitSchedule {
     // seconds, negative when the visit saw a change), older ones folded.
     std::array<float, kKeptObservations> recent{};
     std::uint8_t kept = 0, oldest = 0;
-    std::uint8_t klass = 1, since_move = 0;  // kClasses: the class and visits since it was set
+    std::uint8_t since_move = 0;  // kClasses: visits since the class was set
+    std::uint8_t klass : 2 = 1;   // kClasses: the class
+    std::uint8_t lost : 6 = 0;    // answers in a row without a document (0: it has one; at most 63)
     FoldedVisits folded;
   };
   struct Due {
@@ -201,6 +236,9 @@ class RevisitSchedule {
     bool operator>(const Due& o) const { return at > o.at; }
   };
   void schedule(PageId page);
+  // The weight a page has in the freshness objective: 0 under the optimum
+  // while it has no document.
+  double freshness_weight(const Page& p) const;
   // kAdaptive and kClasses: a visit moves the page's interval or class.
   void adapt(Page& p, bool changed);
   void resolve_deployed(double budget);

@@ -155,6 +155,26 @@ TEST(CalendarTraps, APatternWhoseNumbersKeepChangingIsBounded) {
               std::nullopt);
 }
 
+// Whether a URL of a pattern is flagged now, without counting it: the
+// pages fetched before the pattern was judged a trap are flagged too.
+TEST(CalendarTraps, APatternJudgedATrapFlagsItsEarlierUrlsWithoutCounting) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_urls_per_pattern = 3;
+  CalendarTrapDetector d(limits);
+  const CanonicalUrl first = url("http://a.pt/agenda/2020/1");
+  ASSERT_EQ(d.check(first), std::nullopt);
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(d.flagged(first), std::nullopt);  // asking counts nothing
+  ASSERT_EQ(d.check(url("http://a.pt/agenda/2020/2")), std::nullopt);
+  EXPECT_EQ(d.flagged(first), std::nullopt);
+  ASSERT_EQ(d.check(url("http://a.pt/agenda/2020/3")), std::nullopt);
+  EXPECT_EQ(d.flagged(first), "calendar-flood");
+  EXPECT_EQ(d.check(url("http://a.pt/agenda/2020/4")), "calendar-flood");
+  EXPECT_EQ(d.flagged(url("http://a.pt/agenda/2031/1")), "calendar-future");
+  EXPECT_EQ(d.flagged(url("http://a.pt/agenda/sobre")), std::nullopt);        // not calendar-like
+  EXPECT_EQ(d.flagged(url("http://b.pt/agenda/2020/1")), std::nullopt);       // a pattern never seen
+}
+
 TEST(CalendarTraps, PatternsThatKeepGoingOutOfScopeAreCut) {
   CalendarTrapDetector::Limits limits;
   limits.latest_year = 2030;

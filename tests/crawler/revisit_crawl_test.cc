@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <ctime>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -174,6 +175,13 @@ crawler::CrawlOptions uniform_revisits(const TempDir& tmp, const std::string& se
   o.revisit_policy = revisit::RevisitPolicy::kUniform;
   o.fetch_rate = rate;
   o.max_fetches = fetches;
+  return o;
+}
+
+// The same with the optimal policy, at 20 requests per second.
+crawler::CrawlOptions optimal_revisits(const TempDir& tmp, const std::string& seed, std::int64_t fetches) {
+  auto o = uniform_revisits(tmp, seed, 20, fetches);
+  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
   return o;
 }
 
@@ -507,8 +515,7 @@ TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
 
   TempDir tmp;
   constexpr std::int64_t kFetches = 200;
-  auto o = uniform_revisits(tmp, site.url("/"), 20, kFetches);
-  o.revisit_policy = revisit::RevisitPolicy::kOptimal;
+  auto o = optimal_revisits(tmp, site.url("/"), kFetches);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo-%'"), kLinked);
@@ -564,6 +571,103 @@ TEST(RevisitCrawl, APageRobotsTxtForbidsAfterItsFirstVisitIsNotRevisited) {
   EXPECT_GE(std::count(order.begin(), forbids, "/fechado"), 1);
   EXPECT_LE(std::count(forbids, order.end(), "/fechado"), 1);
   EXPECT_GE(std::count(forbids, order.end(), "/aberto"), 2);  // the others are still revisited
+}
+
+// Under the optimum a page that stops answering with a document is not
+// revisited for its freshness: /muda turns into a redirect to /a after its
+// first visit and /some into a 404, while /a and /b change on every visit.
+// The crawl's spare slots bring /a and /b forward again and again; /muda
+// and /some are asked once more (the answer that shows they have no
+// document), then not again within the crawl (the next ask is a minute
+// later). A crawl that kept their weight asked them again at every solve.
+TEST(RevisitCrawl, TheOptimumDoesNotRevisitARedirectOrA404ForFreshness) {
+  Site site;
+  std::mutex mu;
+  std::map<std::string, int> served;
+  int edition = 0;
+  site.http().Get(R"(/(a|b|muda|some)?)", [&](const httplib::Request& req, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    const int n = ++served[req.path];
+    if (req.path == "/muda" && n > 1) {
+      res.status = 302;
+      res.set_header("Location", "/a");
+      return;
+    }
+    if (req.path == "/some" && n > 1) {
+      res.status = 404;
+      res.set_content(testing::html("<main><p>Página não encontrada.</p></main>"), "text/html; charset=utf-8");
+      return;
+    }
+    const std::string links = req.path == "/" ? " <a href=\"/a\">a</a> <a href=\"/b\">b</a> <a href=\"/muda\">muda</a> "
+                                                "<a href=\"/some\">some</a>"
+                                              : "";
+    res.set_content(news_page(kArticles[edition++ % 3] + links), "text/html; charset=utf-8");
+  });
+  site.start();
+
+  TempDir tmp;
+  auto o = optimal_revisits(tmp, site.url("/"), 240);
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  EXPECT_EQ(sum->lost_documents, 2);
+  EXPECT_GT(sum->spare_revisits, 0);
+  std::lock_guard lk(mu);
+  EXPECT_EQ(served["/muda"], 2);
+  EXPECT_EQ(served["/some"], 2);
+  EXPECT_GE(served["/a"], 20);
+  EXPECT_GE(served["/b"], 20);
+  EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND url LIKE '%/muda' AND status = 302"), 1);
+  EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM pages WHERE revisit = 1 AND url LIKE '%/some' AND status = 404"), 1);
+}
+
+// A hub that answers 503 twice and then 200 again: while it has no
+// document it is still revisited as a hub (it announced a new page on every
+// visit before; the optimum would otherwise ask it again a minute later), and the first 200 after the errors gets its weight back
+// with no comparison across the gap (changed NULL: the content before the
+// errors says nothing of when it changed); the visits after it are compared
+// again.
+TEST(RevisitCrawl, AHubThatAnswers503AndThen200AgainIsComparedAfreshFromThen) {
+  Site site;
+  std::mutex mu;
+  int hub_requests = 0;
+  std::vector<int> hub_status;
+  site.http().Get("/", [&](const httplib::Request&, httplib::Response& res) {
+    std::lock_guard lk(mu);
+    const int n = ++hub_requests;
+    if (n == 4 || n == 5) {
+      res.status = 503;
+      hub_status.push_back(503);
+      return;
+    }
+    hub_status.push_back(200);
+    std::string links;
+    for (int i = std::max(1, n - 4); i <= n; ++i) links += " <a href=\"/n-" + std::to_string(i) + "\">notícia</a>";
+    res.set_content(news_page(kArticles[n % 3] + links), "text/html; charset=utf-8");
+  });
+  site.http().Get(R"(/n-(\d+))", [&](const httplib::Request& req, httplib::Response& res) {
+    res.set_content(news_page(kArticles[std::stoi(req.matches[1]) % 3]), "text/html; charset=utf-8");
+  });
+  site.start();
+
+  TempDir tmp;
+  auto o = optimal_revisits(tmp, site.url("/"), 300);
+  // A lone hub's discovery visits come every 2 × the wait: every half
+  // second, so that the crawl sees the hub again after its errors however
+  // slowly it runs (the fetch count, not the clock, ends it).
+  o.discovery_wait_s = 0.25;
+  auto sum = crawler::run_crawl(o, nullptr);
+  ASSERT_TRUE(sum.ok()) << sum.status().message();
+  const auto hub = rows(o.db, "SELECT status || '|' || coalesce(changed, 'NULL') FROM pages WHERE revisit = 1 AND url = '" +
+                                  site.url("/") + "' ORDER BY id");
+  // Revisits 1 and 2 (requests 2 and 3) compared; 3 and 4 the 503s; 5 the
+  // first 200 again; then compared again.
+  ASSERT_GE(hub.size(), 6u) << "the hub was not revisited after its errors";
+  EXPECT_NE(hub[0], "200|NULL");
+  EXPECT_EQ(hub[2], "503|NULL");
+  EXPECT_EQ(hub[3], "503|NULL");
+  EXPECT_EQ(hub[4], "200|NULL");
+  EXPECT_EQ(hub[5], "200|1");
+  EXPECT_EQ(sum->lost_documents, 2);
 }
 
 // --fetch-rate after an idle spell: the crawl waits two seconds for a slow

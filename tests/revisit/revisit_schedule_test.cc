@@ -407,5 +407,81 @@ TEST(RevisitSchedule, ASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
   EXPECT_NEAR(s.due(*any), early + 1.0 / s.frequency(*any), 1e-9);
 }
 
+// A page that answers without a document (a redirect, a 404): under the
+// optimum it has no freshness weight, takes no spare slot and is asked
+// again after a minute, then after waits that double; its budget goes to
+// the pages with documents. The first document again gives it back its
+// weight. A reference policy keeps revisiting it at its frequency, not
+// sooner than a minute after the answer.
+TEST(RevisitSchedule, APageWithoutADocumentHasNoWeightUnderTheOptimumUntilOneComesBack) {
+  RevisitSchedule s(options(0.1));
+  const auto gone = s.add_page(0, 1, 1.0 / 300, 0);
+  const auto kept = s.add_page(1, 1, 1.0 / 300, 0);
+  s.resolve();
+  const double before = s.frequency(kept);
+  ASSERT_GT(s.frequency(gone), 0);
+  ASSERT_NEAR(s.frequency(gone), before, 1e-12);
+
+  s.set_document(gone, false, 100);
+  EXPECT_FALSE(s.has_document(gone));
+  s.resolve();
+  EXPECT_EQ(s.frequency(gone), 0);
+  EXPECT_GT(s.frequency(kept), before);  // its share went to the page with a document
+  EXPECT_DOUBLE_EQ(s.due(gone), 160);    // asked again a minute after the answer
+  // Not taken by a spare slot, whatever host is ready.
+  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  ASSERT_TRUE(spare.has_value());
+  EXPECT_EQ(*spare, kept);
+  EXPECT_FALSE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }).has_value());
+  // Still without one: twice the wait, then twice again.
+  s.set_document(gone, false, 160);
+  EXPECT_DOUBLE_EQ(s.due(gone), 160 + 120);
+  s.set_document(gone, false, 280);
+  EXPECT_DOUBLE_EQ(s.due(gone), 280 + 240);
+
+  // A document again: its weight back, a frequency at once, spare slots again.
+  s.set_document(gone, true, 520);
+  EXPECT_TRUE(s.has_document(gone));
+  EXPECT_GT(s.frequency(gone), 0);
+  EXPECT_NEAR(s.due(gone), 520 + 1 / s.frequency(gone), 1e-9);
+  s.resolve();
+  EXPECT_NEAR(s.frequency(gone), s.frequency(kept), 1e-12);
+  EXPECT_TRUE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }).has_value());
+
+  // Uniform, a reference policy: the page keeps its frequency; its next
+  // visit is at that interval, a minute after the answer at the soonest.
+  RevisitOptions uniform = options(0.1);
+  uniform.policy = RevisitPolicy::kUniform;
+  RevisitSchedule u(uniform);
+  const auto ugone = u.add_page(0, 1, 1.0 / 300, 0);
+  const auto ukept = u.add_page(1, 1, 1.0 / 300, 0);
+  u.resolve();
+  u.set_document(ugone, false, 100);
+  u.resolve();
+  EXPECT_NEAR(u.frequency(ugone), u.frequency(ukept), 1e-12);
+  EXPECT_NEAR(u.due(ugone), 100 + std::max(60.0, 1 / u.frequency(ugone)), 1e-9);
+}
+
+// A hub of weight 0 (a feed) is revisited by its yield but never brought
+// forward into a spare slot: the visit would add no freshness.
+TEST(RevisitSchedule, AHubWithoutWeightTakesNoSpareSlot) {
+  RevisitSchedule s(options(1.0));
+  const auto feed = s.add_page(0, 0, 1.0 / 600, 0, 12);
+  s.resolve();
+  ASSERT_GT(s.frequency(feed), 0);
+  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return true; }).has_value());
+  const auto page = s.add_page(1, 1, 1.0 / 600, 0);
+  s.resolve();
+  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  ASSERT_TRUE(spare.has_value());
+  EXPECT_EQ(*spare, page);
+  // An answer without a document announced nothing: the yield wears down
+  // as after a visit that found no new URL.
+  const double yield = s.yield(feed);
+  s.set_document(feed, false, 10);
+  EXPECT_NEAR(s.yield(feed), yield * (1 - RevisitOptions{}.yield_memory), 1e-12);
+  EXPECT_GT(s.frequency(feed), 0);  // still a hub until the next resolve says otherwise
+}
+
 }  // namespace
 }  // namespace cronista::revisit
