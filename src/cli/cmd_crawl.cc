@@ -6,7 +6,6 @@
 // the crawl's machine output is its database, WARC and --order-out file).
 #include <unistd.h>
 
-#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -14,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <unordered_set>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -434,8 +434,9 @@ int cmd_crawl(int argc, char** argv) {
       // itself: it rejoins with every seed it was first given (their hosts
       // bound --same-host), the --seeds file's too while it can be read.
       if (!first_seeds_file.empty()) read_seed_file(first_seeds_file, &first_urls);
+      std::unordered_set<std::string> known(merged.urls.begin(), merged.urls.end());
       for (const std::string& u : first_urls)
-        if (std::find(merged.urls.begin(), merged.urls.end(), u) == merged.urls.end()) merged.urls.push_back(u);
+        if (known.insert(u).second) merged.urls.push_back(u);
     }
     a = std::move(merged);
   } else {
