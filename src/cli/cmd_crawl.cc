@@ -12,8 +12,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
@@ -360,19 +363,29 @@ std::vector<std::string> recorded_args(const std::vector<std::string>& given) {
   return out;
 }
 
-// Appends the URLs of a --seeds file (one per line; blank lines and
-// "#" comments skipped); false when it cannot be read.
-bool read_seed_file(const std::string& path, std::vector<std::string>* urls) {
+// The entries of a list file (--seeds, --resolve-file): one per line, with
+// their line numbers, blank lines and "#" comments skipped, surrounding
+// blanks trimmed; nullopt when it cannot be read.
+std::optional<std::vector<std::pair<int, std::string>>> listed_lines(const std::string& path) {
   std::ifstream in(path);
   std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) return false;
+  if (!in || std::filesystem::is_directory(path, ec)) return std::nullopt;
+  std::vector<std::pair<int, std::string>> out;
   std::string line;
-  while (std::getline(in, line)) {
+  for (int n = 1; std::getline(in, line); ++n) {
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-    std::size_t b = line.find_first_not_of(" \t");
+    const std::size_t b = line.find_first_not_of(" \t");
     if (b == std::string::npos || line[b] == '#') continue;
-    urls->push_back(line.substr(b));
+    out.emplace_back(n, line.substr(b));
   }
+  return out;
+}
+
+// Appends the URLs of a --seeds file; false when it cannot be read.
+bool read_seed_file(const std::string& path, std::vector<std::string>* urls) {
+  auto lines = listed_lines(path);
+  if (!lines) return false;
+  for (auto& [n, url] : *lines) urls->push_back(std::move(url));
   return true;
 }
 
@@ -494,19 +507,13 @@ int cmd_crawl(int argc, char** argv) {
   if (!a.seeds.empty() && !read_seed_file(a.seeds, &a.urls))
     return fail("crawl", "cannot read --seeds file '" + a.seeds + "'");
   if (!a.resolve_file.empty()) {
-    std::ifstream in(a.resolve_file);
-    std::error_code ec;
-    if (!in || std::filesystem::is_directory(a.resolve_file, ec))
-      return fail("crawl", "cannot read --resolve-file '" + a.resolve_file + "'");
-    std::string line;
-    for (int n = 1; std::getline(in, line); ++n) {
-      while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
-      const std::size_t b = line.find_first_not_of(" \t");
-      if (b == std::string::npos || line[b] == '#') continue;
-      if (const auto why = crawler::invalid_resolve_entry(line.substr(b)))
-        return fail("crawl", "--resolve-file " + a.resolve_file + ":" + std::to_string(n) + ": '" + line.substr(b) +
-                                 "': " + *why, kExitUsage);
-      o.resolve.push_back(line.substr(b));
+    auto lines = listed_lines(a.resolve_file);
+    if (!lines) return fail("crawl", "cannot read --resolve-file '" + a.resolve_file + "'");
+    for (auto& [n, entry] : *lines) {
+      if (const auto why = crawler::invalid_resolve_entry(entry))
+        return fail("crawl", "--resolve-file " + a.resolve_file + ":" + std::to_string(n) + ": '" + entry + "': " + *why,
+                    kExitUsage);
+      o.resolve.push_back(std::move(entry));
     }
   }
   if (a.urls.empty()) return fail("crawl", "no seeds: give URLs or --seeds FILE", kExitUsage);
