@@ -684,6 +684,21 @@ if not v then return {} end
 return {v, redis.call('PTTL', ARGV[1])}
 )lua";
 
+// ARGV: prefix, from, most, then entries. The crawl's log of page titles
+// ('titles'): the entries are appended in their order, then up to `most`
+// entries from index `from` are returned (none when `from` < 0). Atomic, so
+// a worker reading from where its last read ended meets every entry of the
+// log once, its own among them, in the one order every worker reads.
+constexpr const char* kTitles = R"lua(
+local key = ARGV[1] .. 'titles'
+local from, most = tonumber(ARGV[2]), tonumber(ARGV[3])
+for i = 4, #ARGV, 1000 do
+  redis.call('RPUSH', key, unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+if from < 0 or most <= 0 then return {} end
+return redis.call('LRANGE', key, from, from + most - 1)
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = std::string(kQueueIndex) + kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
@@ -698,6 +713,7 @@ const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
 const std::string kPaceScript = kPace;
 const std::string kAgreeScript = kAgree;
+const std::string kTitlesScript = kTitles;
 const std::string kRobotsScript = kRobots;
 const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
@@ -872,6 +888,12 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   if (!x.releases.empty()) calls.push_back(Call{&kReleaseScript, release_args(x.releases)});
   if (!x.settles.empty()) calls.push_back(Call{&kSettleScript, settle_args(x.settles)});
   if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held, x.slot_rule)});
+  const bool titles = !x.titles.empty() || x.titles_from >= 0;
+  if (titles) {
+    std::vector<std::string> args = {prefix(), std::to_string(x.titles_from), std::to_string(kTitlesPerRead)};
+    args.insert(args.end(), x.titles.begin(), x.titles.end());
+    calls.push_back(Call{&kTitlesScript, std::move(args)});
+  }
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;
@@ -887,7 +909,17 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     for (const Settle& st : x.settles)
       out.settled.push_back(r.ok() ? Status::Ok() : failed("settling " + st.claim.url, r.status()));
   }
-  if (x.claims > 0) out.claimed = claims_of(replies[k]);
+  if (x.claims > 0) out.claimed = claims_of(replies[k++]);
+  if (titles) {
+    const auto& r = replies[k++];
+    if (!r.ok()) {
+      out.titles = failed("sharing page titles", r.status());
+    } else {
+      std::vector<std::string> read;
+      for (const RedisReply& e : r->elements) read.push_back(e.str);
+      out.titles = std::move(read);
+    }
+  }
   return out;
 }
 

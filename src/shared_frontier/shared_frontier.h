@@ -28,6 +28,8 @@
 //   qprio           HASH   priority → new URLs queued with it
 //   yield:WORKER    HASH   band of priorities → "fetched:relevant", the worker's pages by the link they came through
 //   yielders        SET    the workers with a yield:WORKER
+//   titles          LIST   "1" or "0" (relevant or not) + the title of each page
+//                          whose relevance a worker judged, in the order told
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
 //   first_claim     STRING when the first was (ms, Redis clock)
 //   budget          STRING pages left to claim (absent: no budget)
@@ -297,13 +299,22 @@ class SharedFrontier {
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
     SlotRule slot_rule;  // for claim_up_to()
+    // Last, entries for the crawl's log of page titles ('titles'), appended
+    // in their order; then, with titles_from >= 0, up to kTitlesPerRead
+    // entries of the log from that index are read back (this worker's own
+    // among them). Atomic by itself; sent again after a lost reply, its
+    // entries are logged twice.
+    std::vector<std::string> titles;
+    std::int64_t titles_from = -1;
   };
+  static constexpr int kTitlesPerRead = 4096;
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
     std::vector<Linked> linked;    // as add() gives them
     std::vector<std::size_t> fresh;  // the URLs of `add` never seen before (indices)
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
+    Result<std::vector<std::string>> titles = std::vector<std::string>{};  // the log's entries read
   };
   ExchangeResult exchange(const Exchange& x);
 

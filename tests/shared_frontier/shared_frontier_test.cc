@@ -99,6 +99,45 @@ TEST(RedisAddress, BothFormsAreReadAndBadOnesNamed) {
   }
 }
 
+// Through the crawler's interface: the page titles of every worker make
+// one log, which each worker reads on from where its last read ended,
+// its own titles among the others', in the one order all read it; a worker
+// that does not read only logs; a worker started again reads it from the
+// beginning.
+TEST_F(SharedFrontierTest, PageTitlesMakeOneLogThatEveryWorkerReadsInOneOrder) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  auto two = open_crawl_work(redis_.uri(), worker("w2"));
+  ASSERT_TRUE(one.ok() && two.ok());
+  auto trip = [](crawler::SharedWork& w, std::vector<crawler::SharedTitle> titles, bool read, std::uint64_t from) {
+    crawler::SharedExchange x;
+    x.titles = std::move(titles);
+    x.read_titles = read;
+    x.titles_from = from;
+    auto r = w.exchange(x);
+    std::vector<std::string> out;
+    if (!r.titles.ok()) return std::vector<std::string>{"error: " + r.titles.status().message()};
+    for (const auto& t : *r.titles) out.push_back((t.relevant ? "+" : "-") + t.title);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(trip(**one, {{"Racionamento em Lisboa, 1942", true}, {"Futebol: o campeonato de hoje", false}}, true, 0),
+            (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje"}));
+  EXPECT_EQ(trip(**two, {{"O desembarque na Normandia", true}}, true, 0),
+            (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje", "+O desembarque na Normandia"}));
+  EXPECT_EQ(trip(**two, {{"Receitas de bacalhau", false}}, false, 0), V{});  // logged, not read
+  EXPECT_EQ(trip(**one, {}, true, 2), (V{"+O desembarque na Normandia", "-Receitas de bacalhau"}));
+  EXPECT_EQ(trip(**one, {}, true, 4), V{});
+  // A title with any bytes (no separator is assumed) comes back whole.
+  const std::string odd = std::string("0\t1\n\xc3\xa9") + '\0' + "fim";
+  EXPECT_EQ(trip(**two, {{odd, false}}, true, 4), V{"-" + odd});
+  // Another crawl id has a log of its own.
+  SharedFrontierOptions other = worker("w1");
+  other.crawl_id = "outra";
+  auto three = open_crawl_work(redis_.uri(), other);
+  ASSERT_TRUE(three.ok());
+  EXPECT_EQ(trip(**three, {}, true, 0), V{});
+}
+
 TEST(SharedFrontierConnect, AnUnreachableRedisIsAClearError) {
   cronista::testing::TempDir dir;
   auto f = SharedFrontier::connect("unix://" + (dir / "nenhum.sock").string(), worker("w1"));
