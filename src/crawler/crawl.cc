@@ -1325,7 +1325,8 @@ void Crawl::share_visit(const std::string& url, std::optional<bool> relevant, bo
   if (id >= shared_due_.size()) shared_due_.resize(id + 1, 0);
   shared_due_[id] = due;
   shared_->schedule(c.url, SharedCopy{c.etag, c.last_modified, c.content_hash, c.captured_at, c.signature, c.depth,
-                                      due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id)});
+                                      due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id),
+                                      schedule_->takes_spare(id)});
 }
 
 void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {

@@ -46,6 +46,9 @@ struct SharedCopy {
   // Its visits over the whole crawl and its yield, whichever worker made
   // them, so that its change rate is estimated from all of them.
   std::optional<revisit::VisitHistory> history;
+  // It may take a spare slot, ahead of its time (it has a freshness
+  // weight: RevisitSchedule::takes_spare); a hub only waits for its time.
+  bool spare = true;
 };
 
 struct SharedClaim {

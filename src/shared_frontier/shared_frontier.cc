@@ -223,7 +223,8 @@ local function host_share()
   return math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
 end
 -- A spare slot (`spare`: the worker has nothing else to send): the
--- scheduled revisit due earliest, ahead of its time, of a host no one
+-- scheduled revisit due earliest (not in 'nospare': one with a freshness
+-- weight), ahead of its time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
 -- crawl fills a budget slot that nothing due takes. Only for a worker that
 -- holds fewer hosts than its share of them (or none).
@@ -231,7 +232,7 @@ local function spare_revisit()
   if not spare then return nil end
   if held > 0 and held >= host_share() then return nil end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
-    local host = redis.call('HGET', p .. 'due_host', url)
+    local host = redis.call('SISMEMBER', p .. 'nospare', url) == 0 and redis.call('HGET', p .. 'due_host', url)
     local free, addr = false, nil
     if host then free, addr = unheld(host) end
     local at = free and redis.call('ZSCORE', p .. 'hosts', host)
@@ -500,7 +501,8 @@ end
 return now
 )lua";
 
-// ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy. The URL leaves
+// ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy,
+// spare ('0': no spare slot takes it ahead of its time). The URL leaves
 // this worker's in-flight set for good (its page is stored), counted done
 // or its page returned to the budget; a revisit (a URL with a copy already)
 // costs the budget nothing. With due_ms ('' for none), the URL's copy is
@@ -511,7 +513,7 @@ return now
 constexpr const char* kSettle = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local n = 0
-for i = 3, #ARGV - 4, 5 do
+for i = 3, #ARGV - 5, 6 do
   local url = ARGV[i]
   if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 1 then
     n = n + 1
@@ -527,18 +529,24 @@ for i = 3, #ARGV - 4, 5 do
       redis.call('ZADD', p .. 'due', ARGV[i + 3], url)
       redis.call('HSET', p .. 'due_host', url, ARGV[i + 2])
     end
+    if ARGV[i + 3] ~= '' and ARGV[i + 5] == '0' then
+      redis.call('SADD', p .. 'nospare', url)
+    else
+      redis.call('SREM', p .. 'nospare', url)
+    end
   end
 end
 return n
 )lua";
 
-// ARGV: prefix, url, host, due_ms, copy. The URL's copy is kept and it
+// ARGV: prefix, url, host, due_ms, copy, spare. The URL's copy is kept and it
 // falls due at due_ms (a URL not in flight).
 constexpr const char* kSchedule = R"lua(
 local p, url = ARGV[1], ARGV[2]
 redis.call('HSET', p .. 'copy', url, ARGV[5])
 redis.call('ZADD', p .. 'due', ARGV[4], url)
 redis.call('HSET', p .. 'due_host', url, ARGV[3])
+if ARGV[6] == '0' then redis.call('SADD', p .. 'nospare', url) else redis.call('SREM', p .. 'nospare', url) end
 return 1
 )lua";
 
@@ -951,7 +959,8 @@ std::vector<std::string> SharedFrontier::settle_args(const std::vector<Settle>& 
   std::vector<std::string> args = {prefix(), options_.worker_id};
   for (const Settle& st : settles)
     args.insert(args.end(), {st.claim.url, st.refund ? "1" : "0", st.claim.host,
-                             st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : ""});
+                             st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : "",
+                             st.next && !st.next->spare ? "0" : "1"});
   return args;
 }
 
@@ -1018,7 +1027,8 @@ Result<std::optional<SharedFrontier::StoredRobots>> SharedFrontier::robots(const
 }
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next) {
-  auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy});
+  auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy,
+                                                   next.spare ? "1" : "0"});
   return r.ok() ? Status::Ok() : failed("scheduling a revisit of " + url, r.status());
 }
 

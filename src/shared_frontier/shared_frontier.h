@@ -20,6 +20,7 @@
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
 //   r:HOST          ZSET   a host's revisits that fell due, by due time
+//   nospare         SET    scheduled URLs no spare slot takes ahead of their time
 //   copy            HASH   URL → what a revisit needs of its last visit (validators,
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
@@ -104,6 +105,7 @@ struct Claim {
 struct NextVisit {
   std::int64_t due_ms = 0;
   std::string copy;
+  bool spare = true;  // it may be claimed ahead of its time by a spare slot (SlotRule::spare)
 };
 
 // A claimed URL done with: `refund` when it downloaded no page (its page
@@ -129,7 +131,7 @@ struct SlotRule {
   int band = 10;
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
   // With nothing else to claim: the scheduled revisit due earliest (of the
-  // first 64) on a host no one holds whose gaps have passed, ahead of its
+  // first 64; of those scheduled with NextVisit::spare) on a host no one holds whose gaps have passed, ahead of its
   // time, as a lone crawl fills a budget slot that nothing due takes; only
   // for a worker holding fewer hosts than its share of them (or none).
   bool spare = false;

@@ -675,8 +675,9 @@ TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTh
 
 // A worker with a slot and nothing else to claim takes the scheduled
 // revisit due earliest, ahead of its time, on a host no one holds; never
-// one of a held host, never beyond the worker's share of the hosts, and
-// only when asked (the work-conserving rule).
+// one of a held host, never beyond the worker's share of the hosts, never
+// a hub only (scheduled without a freshness weight), and only when asked
+// (the work-conserving rule).
 TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadOfItsTime) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
@@ -704,6 +705,49 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   EXPECT_EQ(take(spare, 2), "none");           // two workers, three hosts: a worker holding two has its share
   EXPECT_EQ(take(spare), "http://a.pt/ a");
   EXPECT_EQ(take(spare), "none");
+  // A page scheduled as a hub only (no freshness weight) waits for its
+  // time, though due before one with a weight on a free host.
+  ASSERT_TRUE(w1->schedule_revisit("http://d.pt/", "d.pt", NextVisit{*now + 20000, "d", false}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://e.pt/", "e.pt", NextVisit{*now + 40000, "e"}).ok());
+  EXPECT_EQ(take(spare), "http://e.pt/ e");
+  EXPECT_EQ(take(spare), "none");
+}
+
+// Through the crawler's interface: whether a page scheduled with its
+// completion may take a spare slot travels with it (SharedCopy::spare).
+TEST_F(SharedFrontierTest, ACompletionSaysWhetherItsNextVisitMayTakeASpareSlot) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  ASSERT_TRUE(one.ok());
+  crawler::SharedExchange offer;
+  offer.offers = {{"http://a.pt/capa", "a.pt", 0, 0}, {"http://b.pt/capa", "b.pt", 0, 0}};
+  offer.claims = 2;
+  auto claimed = (*one)->exchange(offer);
+  ASSERT_TRUE(claimed.pull.ok()) << claimed.pull.status().message();
+  ASSERT_EQ(claimed.pull->claims.size(), 2u);
+  // Both due in an hour (the shared frontier's clock is the wall clock);
+  // b.pt's capa, due first, is a hub only.
+  const double in_an_hour = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 3600;
+  crawler::SharedExchange done;
+  for (const auto& c : claimed.pull->claims) {
+    done.releases.emplace_back(c, "");
+    crawler::SharedCopy next;
+    next.due = in_an_hour + (c.host == "b.pt" ? 0 : 60);
+    next.spare = c.host != "b.pt";
+    done.completions.push_back(crawler::SharedCompletion{c, true, next});
+  }
+  auto r = (*one)->exchange(done);
+  ASSERT_EQ(r.completed.size(), 2u);
+  ASSERT_TRUE(r.completed[0].ok() && r.completed[1].ok());
+  auto spare = [&] {
+    crawler::SharedExchange x;
+    x.claims = 1;
+    x.slot_rule.spare = true;
+    auto p = (*one)->exchange(x).pull;
+    if (!p.ok()) return "error: " + p.status().message();
+    return p->claims.empty() ? std::string("none") : p->claims[0].url;
+  };
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // both hosts' gaps (0 ms) have passed
+  EXPECT_EQ(spare(), "http://a.pt/capa");
 }
 
 // A page settled with its next visit is revisited by whichever worker
