@@ -15,7 +15,7 @@
 # of the collection (the living truth's pages, not the articles published
 # later, which the crawl must find on their hubs); the window scored starts
 # once the collection is crawled (--warmup seconds after the start: about
-# 135 s at the default budget, 270 s at 2 requests/s) and ends with the
+# 125 s at the default budget, 265 s at 2 requests/s) and ends with the
 # crawl (--run-for).
 # Prints one row per run: time-averaged freshness and age, discovery
 # latency p90 of the articles published in the window, the share of
