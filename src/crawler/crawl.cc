@@ -1199,7 +1199,7 @@ bool Crawl::dispatch_spare_revisit(Clock::time_point now, double wall) {
       const auto next = hosts_[c.host].next_allowed;
       if (next > now) spare_retry_ = std::min(spare_retry_, next);
       return false;
-    });
+    }, wall);
     if (!page) return false;
     if (!robots_allow_revisit(*page)) continue;
     spare_retry_ = Clock::time_point::max();

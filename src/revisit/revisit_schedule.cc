@@ -354,7 +354,7 @@ double RevisitSchedule::next_due_time() {
 }
 
 std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std::function<bool(PageId)>& ready,
-                                                                      std::size_t limit) {
+                                                                      double now, std::size_t limit) {
   // Entries are taken off the heap in due order and put back (the page
   // chosen included: it stays scheduled); stale entries are dropped.
   std::vector<Due> looked;
@@ -365,7 +365,9 @@ std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std
     if (d.version != pages_[d.page].version) continue;
     looked.push_back(d);
     if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
-    if (freshness_weight(pages_[d.page]) > 0 && ready(d.page)) {
+    const Page& p = pages_[d.page];
+    const bool half_past = p.frequency > 0 && now - p.last_visit >= 0.5 / p.frequency;
+    if (freshness_weight(p) > 0 && half_past && ready(d.page)) {
       chosen = d.page;
       break;
     }
