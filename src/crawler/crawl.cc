@@ -1326,7 +1326,7 @@ void Crawl::share_visit(const std::string& url, std::optional<bool> relevant, bo
   shared_due_[id] = due;
   shared_->schedule(c.url, SharedCopy{c.etag, c.last_modified, c.content_hash, c.captured_at, c.signature, c.depth,
                                       due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id),
-                                      schedule_->takes_spare(id)});
+                                      schedule_->spare_from(id)});
 }
 
 void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {

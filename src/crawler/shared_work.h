@@ -46,9 +46,10 @@ struct SharedCopy {
   // Its visits over the whole crawl and its yield, whichever worker made
   // them, so that its change rate is estimated from all of them.
   std::optional<revisit::VisitHistory> history;
-  // It may take a spare slot, ahead of its time (it has a freshness
-  // weight: RevisitSchedule::takes_spare); a hub only waits for its time.
-  bool spare = true;
+  // No spare slot takes it ahead of its time before then (the same clock;
+  // RevisitSchedule::spare_from: half its interval after its last visit,
+  // infinity for a hub only, which waits for its time).
+  double spare_from = 0;
 };
 
 struct SharedClaim {

@@ -353,6 +353,12 @@ double RevisitSchedule::next_due_time() {
   return heap_.empty() ? kNever : heap_.top().at;
 }
 
+double RevisitSchedule::spare_from(PageId id) const {
+  const Page& p = pages_[id];
+  if (freshness_weight(p) <= 0 || p.frequency <= 0) return std::numeric_limits<double>::infinity();
+  return p.last_visit + 0.5 / p.frequency;
+}
+
 std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std::function<bool(PageId)>& ready,
                                                                       double now, std::size_t limit) {
   // Entries are taken off the heap in due order and put back (the page
@@ -365,9 +371,7 @@ std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std
     if (d.version != pages_[d.page].version) continue;
     looked.push_back(d);
     if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
-    const Page& p = pages_[d.page];
-    const bool half_past = p.frequency > 0 && now - p.last_visit >= 0.5 / p.frequency;
-    if (freshness_weight(p) > 0 && half_past && ready(d.page)) {
+    if (now >= spare_from(d.page) && ready(d.page)) {
       chosen = d.page;
       break;
     }

@@ -181,8 +181,10 @@ class RevisitSchedule {
   // `now`; an answer without a document after another lengthens the wait.
   void set_document(PageId page, bool present, double now);
   bool has_document(PageId page) const { return pages_[page].lost == 0; }
-  // Whether the page may take a spare slot: it has a freshness weight.
-  bool takes_spare(PageId page) const { return freshness_weight(pages_[page]) > 0; }
+  // The earliest time a spare slot may take the page (earliest_ready()):
+  // half its interval after its last visit; infinity when it has no
+  // freshness weight or no frequency.
+  double spare_from(PageId page) const;
   // The prior change rate of a page (its estimate before it has a history).
   void set_prior_rate(PageId page, double rate);
   double prior_rate(PageId page) const { return pages_[page].prior_rate; }

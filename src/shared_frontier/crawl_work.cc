@@ -131,7 +131,9 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
-      if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next), done.next->spare};
+      if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next),
+                                                 std::isfinite(done.next->spare_from) ? due_ms(done.next->spare_from)
+                                                                                      : NextVisit::kNever};
       e.settles.push_back(std::move(st));
     }
     e.claims = static_cast<int>(x.claims);

@@ -223,8 +223,9 @@ local function host_share()
   return math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
 end
 -- A spare slot (`spare`: the worker has nothing else to send): the
--- scheduled revisit due earliest (not in 'nospare': one with a freshness
--- weight), ahead of its time, of a host no one
+-- scheduled revisit due earliest whose 'spare_from' time has passed (half
+-- its interval after its last visit; never for a hub only), ahead of its
+-- time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
 -- crawl fills a budget slot that nothing due takes. Only for a worker that
 -- holds fewer hosts than its share of them (or none).
@@ -232,7 +233,8 @@ local function spare_revisit()
   if not spare then return nil end
   if held > 0 and held >= host_share() then return nil end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
-    local host = redis.call('SISMEMBER', p .. 'nospare', url) == 0 and redis.call('HGET', p .. 'due_host', url)
+    local from = tonumber(redis.call('HGET', p .. 'spare_from', url) or '0')
+    local host = from <= now and redis.call('HGET', p .. 'due_host', url)
     local free, addr = false, nil
     if host then free, addr = unheld(host) end
     local at = free and redis.call('ZSCORE', p .. 'hosts', host)
@@ -502,7 +504,7 @@ return now
 )lua";
 
 // ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy,
-// spare ('0': no spare slot takes it ahead of its time). The URL leaves
+// spare_from (ms: no spare slot takes it ahead of its time before; '0': any time). The URL leaves
 // this worker's in-flight set for good (its page is stored), counted done
 // or its page returned to the budget; a revisit (a URL with a copy already)
 // costs the budget nothing. With due_ms ('' for none), the URL's copy is
@@ -529,24 +531,24 @@ for i = 3, #ARGV - 5, 6 do
       redis.call('ZADD', p .. 'due', ARGV[i + 3], url)
       redis.call('HSET', p .. 'due_host', url, ARGV[i + 2])
     end
-    if ARGV[i + 3] ~= '' and ARGV[i + 5] == '0' then
-      redis.call('SADD', p .. 'nospare', url)
+    if ARGV[i + 3] ~= '' and ARGV[i + 5] ~= '0' then
+      redis.call('HSET', p .. 'spare_from', url, ARGV[i + 5])
     else
-      redis.call('SREM', p .. 'nospare', url)
+      redis.call('HDEL', p .. 'spare_from', url)
     end
   end
 end
 return n
 )lua";
 
-// ARGV: prefix, url, host, due_ms, copy, spare. The URL's copy is kept and it
+// ARGV: prefix, url, host, due_ms, copy, spare_from. The URL's copy is kept and it
 // falls due at due_ms (a URL not in flight).
 constexpr const char* kSchedule = R"lua(
 local p, url = ARGV[1], ARGV[2]
 redis.call('HSET', p .. 'copy', url, ARGV[5])
 redis.call('ZADD', p .. 'due', ARGV[4], url)
 redis.call('HSET', p .. 'due_host', url, ARGV[3])
-if ARGV[6] == '0' then redis.call('SADD', p .. 'nospare', url) else redis.call('SREM', p .. 'nospare', url) end
+if ARGV[6] ~= '0' then redis.call('HSET', p .. 'spare_from', url, ARGV[6]) else redis.call('HDEL', p .. 'spare_from', url) end
 return 1
 )lua";
 
@@ -960,7 +962,7 @@ std::vector<std::string> SharedFrontier::settle_args(const std::vector<Settle>& 
   for (const Settle& st : settles)
     args.insert(args.end(), {st.claim.url, st.refund ? "1" : "0", st.claim.host,
                              st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : "",
-                             st.next && !st.next->spare ? "0" : "1"});
+                             st.next ? std::to_string(st.next->spare_from_ms) : "0"});
   return args;
 }
 
@@ -1028,7 +1030,7 @@ Result<std::optional<SharedFrontier::StoredRobots>> SharedFrontier::robots(const
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next) {
   auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy,
-                                                   next.spare ? "1" : "0"});
+                                                   std::to_string(next.spare_from_ms)});
   return r.ok() ? Status::Ok() : failed("scheduling a revisit of " + url, r.status());
 }
 

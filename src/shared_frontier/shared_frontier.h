@@ -20,7 +20,8 @@
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
 //   r:HOST          ZSET   a host's revisits that fell due, by due time
-//   nospare         SET    scheduled URLs no spare slot takes ahead of their time
+//   spare_from      HASH   scheduled URL → the time (ms) before which no spare slot
+//                          takes it ahead of its time (absent: any time)
 //   copy            HASH   URL → what a revisit needs of its last visit (validators,
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
@@ -47,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -105,7 +107,10 @@ struct Claim {
 struct NextVisit {
   std::int64_t due_ms = 0;
   std::string copy;
-  bool spare = true;  // it may be claimed ahead of its time by a spare slot (SlotRule::spare)
+  // No spare slot (SlotRule::spare) claims it ahead of its time before
+  // this time (ms, the same clock; 0: at any time, kNever: never).
+  std::int64_t spare_from_ms = 0;
+  static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 };
 
 // A claimed URL done with: `refund` when it downloaded no page (its page
@@ -131,7 +136,7 @@ struct SlotRule {
   int band = 10;
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
   // With nothing else to claim: the scheduled revisit due earliest (of the
-  // first 64; of those scheduled with NextVisit::spare) on a host no one holds whose gaps have passed, ahead of its
+  // first 64; of those whose NextVisit::spare_from_ms has passed) on a host no one holds whose gaps have passed, ahead of its
   // time, as a lone crawl fills a budget slot that nothing due takes; only
   // for a worker holding fewer hosts than its share of them (or none).
   bool spare = false;

@@ -427,6 +427,7 @@ TEST(RevisitSchedule, ASpareSlotBringsAVisitForwardByAtMostHalfThePagesInterval)
   for (auto id : slow) s.record_visit(id, 100, false, 0);
   s.record_visit(fast, 100, false, 0);
   const auto all = [](RevisitSchedule::PageId) { return true; };
+  EXPECT_DOUBLE_EQ(s.spare_from(fast), 100 + 0.5 * interval);  // what a shared crawl's frontier is told
   EXPECT_FALSE(s.earliest_ready(all, 101).has_value());
   EXPECT_FALSE(s.earliest_ready(all, 100 + 0.49 * interval).has_value());
   EXPECT_EQ(s.earliest_ready(all, 100 + 0.51 * interval), fast);

@@ -706,15 +706,18 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   EXPECT_EQ(take(spare), "http://a.pt/ a");
   EXPECT_EQ(take(spare), "none");
   // A page scheduled as a hub only (no freshness weight) waits for its
-  // time, though due before one with a weight on a free host.
-  ASSERT_TRUE(w1->schedule_revisit("http://d.pt/", "d.pt", NextVisit{*now + 20000, "d", false}).ok());
-  ASSERT_TRUE(w1->schedule_revisit("http://e.pt/", "e.pt", NextVisit{*now + 40000, "e"}).ok());
+  // time, and so does one before its spare_from time (half its interval
+  // after its last visit), though each is due before one whose time has
+  // passed, on a free host.
+  ASSERT_TRUE(w1->schedule_revisit("http://d.pt/", "d.pt", NextVisit{*now + 20000, "d", NextVisit::kNever}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://f.pt/", "f.pt", NextVisit{*now + 25000, "f", *now + 10000}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://e.pt/", "e.pt", NextVisit{*now + 40000, "e", *now - 10000}).ok());
   EXPECT_EQ(take(spare), "http://e.pt/ e");
   EXPECT_EQ(take(spare), "none");
 }
 
-// Through the crawler's interface: whether a page scheduled with its
-// completion may take a spare slot travels with it (SharedCopy::spare).
+// Through the crawler's interface: when a page scheduled with its
+// completion may take a spare slot travels with it (SharedCopy::spare_from).
 TEST_F(SharedFrontierTest, ACompletionSaysWhetherItsNextVisitMayTakeASpareSlot) {
   auto one = open_crawl_work(redis_.uri(), worker("w1"));
   ASSERT_TRUE(one.ok());
@@ -725,14 +728,14 @@ TEST_F(SharedFrontierTest, ACompletionSaysWhetherItsNextVisitMayTakeASpareSlot) 
   ASSERT_TRUE(claimed.pull.ok()) << claimed.pull.status().message();
   ASSERT_EQ(claimed.pull->claims.size(), 2u);
   // Both due in an hour (the shared frontier's clock is the wall clock);
-  // b.pt's capa, due first, is a hub only.
+  // b.pt's capa, due first, is a hub only; a.pt's may be taken early from now.
   const double in_an_hour = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 3600;
   crawler::SharedExchange done;
   for (const auto& c : claimed.pull->claims) {
     done.releases.emplace_back(c, "");
     crawler::SharedCopy next;
     next.due = in_an_hour + (c.host == "b.pt" ? 0 : 60);
-    next.spare = c.host != "b.pt";
+    next.spare_from = c.host == "b.pt" ? std::numeric_limits<double>::infinity() : in_an_hour - 3600;
     done.completions.push_back(crawler::SharedCompletion{c, true, next});
   }
   auto r = (*one)->exchange(done);
