@@ -1829,11 +1829,20 @@ void Crawl::pump_shared() {
 // The title words of one crawl are learnt from every worker's pages: in a
 // shared crawl a title goes through the crawl's log of them (SharedCrawl),
 // and comes back with the others' to be learnt in one order.
+// Every worker reads every title, so a page's title reaches the log cut
+// to its first kMaxSharedTitle bytes (at a character boundary): a hostile
+// page's megabyte title does not go to Redis and to each worker.
 void Crawl::learn_title(const std::string& title, bool relevant) {
-  if (shared_ && o_.temporal_mode && o_.max_link_penalty > 0)
-    shared_->learn_title(title, relevant);
-  else
-    title_words_.learn(title, relevant), ++titles_learnt_;
+  constexpr std::size_t kMaxSharedTitle = 1024;
+  if (!(shared_ && o_.temporal_mode && o_.max_link_penalty > 0)) {
+    title_words_.learn(title, relevant);
+    ++titles_learnt_;
+    return;
+  }
+  std::size_t n = std::min(title.size(), kMaxSharedTitle);
+  if (n < title.size())
+    while (n > 0 && (static_cast<unsigned char>(title[n]) & 0xC0) == 0x80) --n;  // not inside a character
+  shared_->learn_title(title.substr(0, n), relevant);
 }
 
 void Crawl::credit_announced() {

@@ -589,6 +589,40 @@ TEST_F(SharedCrawlWorkers, TemporalWorkersLearnTheTitleWordsOfEveryWorkersPages)
   for (const auto& n : names) EXPECT_EQ(titles_learnt((tmp / (n + ".err")).string()), judged) << n;
 }
 
+// A page's title goes to the crawl's log of titles cut to its first 1,024
+// bytes, at a character boundary: a page with a 300 kB title (Portuguese,
+// two-byte characters) does not put 300 kB in Redis for every worker.
+TEST_F(SharedCrawlWorkers, AHugeTitleReachesTheLogOfTitlesCutAtACharacterBoundary) {
+  std::string huge;
+  while (huge.size() < 300000) huge += "Ação em 1942 — ";
+  web.sites[0]->page("/titulo-enorme", html("<p>Em março de 1942 o porto reabriu.</p>", huge));
+  auto args = worker_args(tmp, web, redis, "w1", "enorme", 0);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--mode") args[i + 1] = "temporal";
+  args.push_back(web.sites[0]->url("/titulo-enorme"));
+  Child w = spawn_cronista(args, (tmp / "w1.err").string());
+  ASSERT_EQ(w.wait(), 0) << testing::read_file(tmp / "w1.err");
+  auto addr = shared_frontier::parse_redis_address(redis.uri());
+  ASSERT_TRUE(addr.ok());
+  auto c = shared_frontier::RedisConnection::open(*addr, 2000);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  auto log = (*c)->command({"LRANGE", "cronista:enorme:titles", "0", "-1"});
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  EXPECT_EQ(static_cast<std::int64_t>(log->elements.size()),
+            count((tmp / "w1.db").string(), "SELECT COUNT(*) FROM pages WHERE relevant IS NOT NULL"));
+  std::size_t cut = 0;
+  for (const auto& e : log->elements) {
+    ASSERT_FALSE(e.str.empty());
+    const std::string title = e.str.substr(1);
+    EXPECT_LE(title.size(), 1024u);
+    if (title.size() < 1000) continue;
+    ++cut;
+    EXPECT_EQ(huge.compare(0, title.size(), title), 0) << "not the title's beginning";
+    EXPECT_NE(static_cast<unsigned char>(huge[title.size()]) & 0xC0, 0x80) << "cut inside a character";
+  }
+  EXPECT_EQ(cut, 1u);
+}
+
 TEST_F(SharedCrawlWorkers, AWorkerJoiningASpentCrawlEndsCleanlyWithNothingKept) {
   auto first = spawn_workers(tmp, web, redis, {"w1"}, "gasta", 5);
   expect_clean_exits(tmp, first, {"w1"});
