@@ -298,6 +298,12 @@ void print_summary(const CrawlArgs& a, const crawler::CrawlSummary& s, const cra
                   static_cast<long long>(s.prior_predicted), s.prior_log_rate_sd);
     out += line;
   }
+  if (s.titles_learnt > 0) {
+    std::snprintf(line, sizeof line, "title words: %lld, learnt from %lld page titles%s\n",
+                  static_cast<long long>(s.title_words), static_cast<long long>(s.titles_learnt),
+                  a.frontier.empty() ? "" : " of every worker");
+    out += line;
+  }
   std::snprintf(line, sizeof line, "queued: %lld\nstopped: %s\n", static_cast<long long>(s.queued), s.end_reason.c_str());
   out += line;
   auto counts = [](const std::map<std::string, std::int64_t>& m) {

@@ -202,6 +202,7 @@ class Crawl {
   Clock::duration fetch_rate_tolerance() const;
   // A shared crawl: claims as many URLs as there are free connections.
   void pump_shared();
+  void learn_title(const std::string& title, bool relevant);
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -292,6 +293,7 @@ class Crawl {
   CalendarTrapDetector calendar_;
   std::unordered_set<std::uint64_t> seed_keys_;  // url_key() of the seeds given (a claim's depth)
   TitleWords title_words_;
+  std::int64_t titles_learnt_ = 0;  // the page titles title_words_ learnt in this run
   LinkYield yield_;
   std::map<std::string, std::int64_t> skipped_;
 
@@ -454,6 +456,7 @@ Status Crawl::setup() {
       return rule;
     });
     fo.priority_slack = -1;
+    if (o_.temporal_mode && o_.max_link_penalty > 0) shared_->share_titles();
     fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
       shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_);
     };
@@ -848,7 +851,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     share_visit(p.url, p.relevant, false);
   }
   if (auto u = CanonicalUrl::parse(p.url); u.ok() && p.relevant) calendar_.record_scope(*u, *p.relevant);
-  if (p.relevant) title_words_.learn(p.info.title, *p.relevant);
+  if (p.relevant) learn_title(p.info.title, *p.relevant);
   yield_.learn(r.entry.priority(), p.relevant.value_or(false));
   p.link_priority = r.entry.priority();
   ++pages_;
@@ -1196,7 +1199,7 @@ bool Crawl::dispatch_spare_revisit(Clock::time_point now, double wall) {
       const auto next = hosts_[c.host].next_allowed;
       if (next > now) spare_retry_ = std::min(spare_retry_, next);
       return false;
-    });
+    }, wall);
     if (!page) return false;
     if (!robots_allow_revisit(*page)) continue;
     spare_retry_ = Clock::time_point::max();
@@ -1322,7 +1325,8 @@ void Crawl::share_visit(const std::string& url, std::optional<bool> relevant, bo
   if (id >= shared_due_.size()) shared_due_.resize(id + 1, 0);
   shared_due_[id] = due;
   shared_->schedule(c.url, SharedCopy{c.etag, c.last_modified, c.content_hash, c.captured_at, c.signature, c.depth,
-                                      due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id)});
+                                      due, schedule_->last_visit(id), shared_relevance_[id], schedule_->history(id),
+                                      schedule_->spare_from(id)});
 }
 
 void Crawl::on_revisit_response(PageId id, std::uint32_t host, FetchResponse&& r) {
@@ -1816,6 +1820,29 @@ void Crawl::pump_shared() {
   });
   if (!job.ops.empty() || !job.hosts.empty()) submit(std::move(job));
   credit_announced();
+  for (const SharedTitle& t : shared_->take_titles()) {
+    title_words_.learn(t.title, t.relevant);
+    ++titles_learnt_;
+  }
+}
+
+// The title words of one crawl are learnt from every worker's pages: in a
+// shared crawl a title goes through the crawl's log of them (SharedCrawl),
+// and comes back with the others' to be learnt in one order.
+// Every worker reads every title, so a page's title reaches the log cut
+// to its first kMaxSharedTitle bytes (at a character boundary): a hostile
+// page's megabyte title does not go to Redis and to each worker.
+void Crawl::learn_title(const std::string& title, bool relevant) {
+  constexpr std::size_t kMaxSharedTitle = 1024;
+  if (!(shared_ && o_.temporal_mode && o_.max_link_penalty > 0)) {
+    title_words_.learn(title, relevant);
+    ++titles_learnt_;
+    return;
+  }
+  std::size_t n = std::min(title.size(), kMaxSharedTitle);
+  if (n < title.size())
+    while (n > 0 && (static_cast<unsigned char>(title[n]) & 0xC0) == 0x80) --n;  // not inside a character
+  shared_->learn_title(title.substr(0, n), relevant);
 }
 
 void Crawl::credit_announced() {
@@ -2084,6 +2111,10 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.revisits = revisits_;
   sum.spare_revisits = spare_revisits_;
   sum.lost_documents = lost_documents_;
+  if (o_.temporal_mode && o_.max_link_penalty > 0) {
+    sum.titles_learnt = titles_learnt_;
+    sum.title_words = static_cast<std::int64_t>(title_words_.size());
+  }
   sum.changed = changed_;
   sum.not_modified = not_modified_;
   if (schedule_) {

@@ -76,7 +76,7 @@ bool SharedCrawl::send(std::size_t claims, const std::function<bool(const Shared
 
 bool SharedCrawl::start(std::size_t claims) {
   if (unsure_claims_ && !reconcile()) return false;
-  if (offers_.empty() && releases_.empty() && completions_.empty() && claims == 0) return true;
+  if (offers_.empty() && releases_.empty() && completions_.empty() && titles_.empty() && claims == 0) return true;
   // Links first: the server queues what a page offered before it frees
   // the page's host or settles its URL, so that no worker finds the crawl
   // empty meanwhile.
@@ -88,11 +88,15 @@ bool SharedCrawl::start(std::size_t claims) {
   x.held = hosts_fetching();
   if (claims > 0 && slot_rule_) x.slot_rule = slot_rule_();
   if (claims > 0) unsure_claims_ = true;  // until the reply says what was claimed
+  x.titles = titles_;
+  x.read_titles = share_titles_;
+  x.titles_from = titles_from_;
   Trip t;
   t.offers = offers_.size();
   t.releases = releases_.size();
   t.completions = completions_.size();
   t.claims = claims;
+  t.titles = titles_.size();
   // The round trip runs on its own thread: the loop goes on with its
   // transfers meanwhile, and nothing else uses the connection until the
   // reply is in (quiet()).
@@ -128,6 +132,14 @@ bool SharedCrawl::take(const std::function<bool(const SharedClaim&)>& accept) {
   };
   keep_failed(&releases_, reply.released, t.releases);
   keep_failed(&completions_, reply.completed, t.completions);
+  if (reply.titles.ok()) {
+    titles_.erase(titles_.begin(), titles_.begin() + static_cast<std::ptrdiff_t>(t.titles));
+    titles_from_ += reply.titles->size();
+    titles_read_.insert(titles_read_.end(), std::make_move_iterator(reply.titles->begin()),
+                        std::make_move_iterator(reply.titles->end()));
+  } else if (first.ok()) {
+    first = reply.titles.status();
+  }
   if (t.claims > 0) {
     if (!reply.pull.ok()) {
       if (first.ok()) first = reply.pull.status();

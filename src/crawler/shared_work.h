@@ -46,6 +46,10 @@ struct SharedCopy {
   // Its visits over the whole crawl and its yield, whichever worker made
   // them, so that its change rate is estimated from all of them.
   std::optional<revisit::VisitHistory> history;
+  // No spare slot takes it ahead of its time before then (the same clock;
+  // RevisitSchedule::spare_from: half its interval after its last visit,
+  // infinity for a hub only, which waits for its time).
+  double spare_from = 0;
 };
 
 struct SharedClaim {
@@ -88,6 +92,13 @@ struct SharedSlotRule {
   bool spare = false;
 };
 
+// A downloaded page's title and whether it was relevant, as the crawl's
+// record of title words learns them (title_words.h), told to every worker.
+struct SharedTitle {
+  std::string title;
+  bool relevant = false;
+};
+
 // What one round trip to the shared frontier carries, done in this order.
 struct SharedExchange {
   std::vector<SharedUrl> offers;  // to queue (a queued one moves up: its backlinks are counted over all workers)
@@ -105,6 +116,12 @@ struct SharedExchange {
   // of the hosts counts them.
   std::size_t claims = 0, held = 0;
   SharedSlotRule slot_rule;  // which new URLs the claims may take
+  // Last, page titles for the crawl's log of them, appended in this order;
+  // then, with read_titles, the log's entries from index titles_from (some
+  // or all of those not read yet, this worker's own among them).
+  std::vector<SharedTitle> titles;
+  bool read_titles = false;
+  std::uint64_t titles_from = 0;
 };
 
 struct SharedPull {
@@ -135,6 +152,9 @@ struct SharedReply {
   std::vector<std::size_t> fresh;          // the offers never seen before in the crawl (indices)
   std::vector<Status> released, completed;  // one per release and completion
   Result<SharedPull> pull = SharedPull{};  // with claims > 0
+  // The titles were logged; with read_titles, the log's entries read from
+  // titles_from, in the log's order.
+  Result<std::vector<SharedTitle>> titles = std::vector<SharedTitle>{};
 };
 
 class SharedWork {
@@ -221,6 +241,16 @@ class SharedCrawl {
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
   // The rule the claims follow, asked for as each round trip with claims starts.
   void set_slot_rule(std::function<SharedSlotRule()> rule) { slot_rule_ = std::move(rule); }
+  // Page titles shared by all workers: what the crawl's record of title
+  // words learns goes to the crawl's log of titles with the next round
+  // trip (learn_title()), and every round trip reads the log on from where
+  // the last read ended; take_titles() hands over what was read, every
+  // worker's titles in the log's one order, this worker's own as they come
+  // back. A worker started again reads the log from its beginning, so
+  // nothing learnt before is lost with a restart.
+  void share_titles() { share_titles_ = true; }
+  void learn_title(std::string title, bool relevant) { titles_.push_back(SharedTitle{std::move(title), relevant}); }
+  std::vector<SharedTitle> take_titles() { return std::exchange(titles_read_, {}); }
   // The transfer of a claimed URL has ended (not to be retried): its host
   // is released at the next pump, politeness counting from then, while its
   // page is analysed and stored.
@@ -278,6 +308,9 @@ class SharedCrawl {
   std::chrono::seconds patience_;
   std::vector<SharedUrl> offers_;
   std::function<SharedSlotRule()> slot_rule_;
+  bool share_titles_ = false;
+  std::vector<SharedTitle> titles_, titles_read_;  // to log; read, not taken yet
+  std::uint64_t titles_from_ = 0;                   // the log's entries read so far
   std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released
@@ -306,7 +339,7 @@ class SharedCrawl {
   // the front) and how many claims it carries.
   struct Trip {
     std::future<SharedReply> reply;
-    std::size_t offers = 0, releases = 0, completions = 0, claims = 0;
+    std::size_t offers = 0, releases = 0, completions = 0, claims = 0, titles = 0;
   };
   std::optional<Trip> trip_;
 };

@@ -218,7 +218,7 @@ std::vector<ServedRequest> simulate_policy(const LivingTruth& truth, RevisitPoli
       if (!estimated) continue;
       const auto early = schedule.earliest_ready([&](revisit::RevisitSchedule::PageId id) {
         return host_free[static_cast<std::size_t>(truth.pages[static_cast<std::size_t>(collection[id])].host)] <= t;
-      });
+      }, t / 1000);
       if (!early) continue;
       s = Scheduled{schedule.due(*early) * 1000, collection[*early]};
       best_host = truth.pages[static_cast<std::size_t>(s.page)].host;

@@ -17,7 +17,8 @@
 // see — a change of the main content or not, the new articles a hub
 // announces — and solved again every 10 s as the crawl does, and spending a
 // slot with nothing due on a free host as the crawl does (the page due
-// earliest on a free host, ahead of time; revisit_schedule.h): the optimum
+// earliest on a free host, ahead of time by at most half its interval;
+// revisit_schedule.h): the optimum
 // with estimated rates, without the crawl's network and analysis, so the
 // cost of estimating can be told from the cost of crawling.
 #pragma once

@@ -353,8 +353,14 @@ double RevisitSchedule::next_due_time() {
   return heap_.empty() ? kNever : heap_.top().at;
 }
 
+double RevisitSchedule::spare_from(PageId id) const {
+  const Page& p = pages_[id];
+  if (freshness_weight(p) <= 0 || p.frequency <= 0) return std::numeric_limits<double>::infinity();
+  return p.last_visit + 0.5 / p.frequency;
+}
+
 std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std::function<bool(PageId)>& ready,
-                                                                      std::size_t limit) {
+                                                                      double now, std::size_t limit) {
   // Entries are taken off the heap in due order and put back (the page
   // chosen included: it stays scheduled); stale entries are dropped.
   std::vector<Due> looked;
@@ -365,7 +371,7 @@ std::optional<RevisitSchedule::PageId> RevisitSchedule::earliest_ready(const std
     if (d.version != pages_[d.page].version) continue;
     looked.push_back(d);
     if (!std::isfinite(d.at)) break;  // postponed for good: nothing later is scheduled
-    if (freshness_weight(pages_[d.page]) > 0 && ready(d.page)) {
+    if (now >= spare_from(d.page) && ready(d.page)) {
       chosen = d.page;
       break;
     }

@@ -56,7 +56,13 @@
 // (`earliest_ready`), its visit brought forward. Taking pages in the order
 // of their due times advances the schedule as a whole rather than any one
 // page; the visit resets the page's clock, so its following visits keep
-// the spacing its frequency gives. Pages the policy gave no frequency (the
+// the spacing its frequency gives. A visit is brought forward by at most
+// half the page's interval (1/2f): without that bound, a page of short
+// interval visited by a spare slot is again the page due earliest, and
+// while the others were all visited recently (a collection just crawled)
+// every spare slot went back to it, a second apart, to find it unchanged.
+// So spare visits at most double a page's frequency, and a spare slot
+// that no page can take that early stays unused. Pages the policy gave no frequency (the
 // optimum's abandoned pages) are not scheduled; neither they nor the pages
 // without a freshness weight (hubs only, and under the optimum the pages
 // without a document, below) take spare slots.
@@ -175,6 +181,10 @@ class RevisitSchedule {
   // `now`; an answer without a document after another lengthens the wait.
   void set_document(PageId page, bool present, double now);
   bool has_document(PageId page) const { return pages_[page].lost == 0; }
+  // The earliest time a spare slot may take the page (earliest_ready()):
+  // half its interval after its last visit; infinity when it has no
+  // freshness weight or no frequency.
+  double spare_from(PageId page) const;
   // The prior change rate of a page (its estimate before it has a history).
   void set_prior_rate(PageId page, double rate);
   double prior_rate(PageId page) const { return pages_[page].prior_rate; }
@@ -191,11 +201,12 @@ class RevisitSchedule {
   std::optional<PageId> next_due(double now);
   // The time the next page falls due (infinity when none is scheduled).
   double next_due_time();
-  // A spare slot's revisit (the work-conserving rule in the header
-  // comment): of the scheduled pages with a freshness weight, the one due earliest that `ready`
-  // accepts, due or not yet; nullopt when none of the first `limit` pages
-  // by due time is accepted. The page stays scheduled until record_visit().
-  std::optional<PageId> earliest_ready(const std::function<bool(PageId)>& ready, std::size_t limit = 256);
+  // A spare slot's revisit at `now` (the work-conserving rule in the header
+  // comment): of the scheduled pages with a freshness weight and at least
+  // half their interval past since their last visit, the one due earliest
+  // that `ready` accepts, due or not yet; nullopt when none of the first
+  // `limit` pages by due time is taken. The page stays scheduled until record_visit().
+  std::optional<PageId> earliest_ready(const std::function<bool(PageId)>& ready, double now, std::size_t limit = 256);
   void postpone(PageId page, double until);
 
   double estimated_rate(PageId page) const;

@@ -131,13 +131,17 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
-      if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next)};
+      if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next),
+                                                 std::isfinite(done.next->spare_from) ? due_ms(done.next->spare_from)
+                                                                                      : NextVisit::kNever};
       e.settles.push_back(std::move(st));
     }
     e.claims = static_cast<int>(x.claims);
     e.held = static_cast<int>(x.held);
     e.slot_rule = SlotRule{x.slot_rule.slack, static_cast<int>(x.slot_rule.lookahead.count()), x.slot_rule.band,
                            x.slot_rule.learnt, x.slot_rule.spare};
+    for (const crawler::SharedTitle& t : x.titles) e.titles.push_back((t.relevant ? "1" : "0") + t.title);
+    e.titles_from = x.read_titles ? static_cast<std::int64_t>(x.titles_from) : -1;
     auto r = f_->exchange(e);
     crawler::SharedReply out;
     out.offered = r.added;
@@ -153,6 +157,15 @@ class RedisWork : public crawler::SharedWork {
     out.released = std::move(r.released);
     out.completed = std::move(r.settled);
     if (x.claims > 0) out.pull = pull_of(r.claimed);
+    if (!r.titles.ok()) {
+      out.titles = r.titles.status();
+    } else {
+      std::vector<crawler::SharedTitle> read;
+      read.reserve(r.titles->size());
+      for (const std::string& e : *r.titles)
+        read.push_back(e.empty() ? crawler::SharedTitle{} : crawler::SharedTitle{e.substr(1), e[0] == '1'});
+      out.titles = std::move(read);
+    }
     return out;
   }
 

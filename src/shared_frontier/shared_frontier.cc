@@ -223,7 +223,9 @@ local function host_share()
   return math.ceil(redis.call('ZCARD', p .. 'hosts') / math.max(active, 1))
 end
 -- A spare slot (`spare`: the worker has nothing else to send): the
--- scheduled revisit due earliest, ahead of its time, of a host no one
+-- scheduled revisit due earliest whose 'spare_from' time has passed (half
+-- its interval after its last visit; never for a hub only), ahead of its
+-- time, of a host no one
 -- holds whose gaps have passed (the first 64 due are looked at), as a lone
 -- crawl fills a budget slot that nothing due takes. Only for a worker that
 -- holds fewer hosts than its share of them (or none).
@@ -231,7 +233,8 @@ local function spare_revisit()
   if not spare then return nil end
   if held > 0 and held >= host_share() then return nil end
   for _, url in ipairs(redis.call('ZRANGE', p .. 'due', 0, 63)) do
-    local host = redis.call('HGET', p .. 'due_host', url)
+    local from = tonumber(redis.call('HGET', p .. 'spare_from', url) or '0')
+    local host = from <= now and redis.call('HGET', p .. 'due_host', url)
     local free, addr = false, nil
     if host then free, addr = unheld(host) end
     local at = free and redis.call('ZSCORE', p .. 'hosts', host)
@@ -500,7 +503,8 @@ end
 return now
 )lua";
 
-// ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy. The URL leaves
+// ARGV: prefix, worker, then for each URL: url, refund, host, due_ms, copy,
+// spare_from (ms: no spare slot takes it ahead of its time before; '0': any time). The URL leaves
 // this worker's in-flight set for good (its page is stored), counted done
 // or its page returned to the budget; a revisit (a URL with a copy already)
 // costs the budget nothing. With due_ms ('' for none), the URL's copy is
@@ -511,7 +515,7 @@ return now
 constexpr const char* kSettle = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local n = 0
-for i = 3, #ARGV - 4, 5 do
+for i = 3, #ARGV - 5, 6 do
   local url = ARGV[i]
   if redis.call('HDEL', p .. 'inflight:' .. worker, url) == 1 then
     n = n + 1
@@ -527,18 +531,24 @@ for i = 3, #ARGV - 4, 5 do
       redis.call('ZADD', p .. 'due', ARGV[i + 3], url)
       redis.call('HSET', p .. 'due_host', url, ARGV[i + 2])
     end
+    if ARGV[i + 3] ~= '' and ARGV[i + 5] ~= '0' then
+      redis.call('HSET', p .. 'spare_from', url, ARGV[i + 5])
+    else
+      redis.call('HDEL', p .. 'spare_from', url)
+    end
   end
 end
 return n
 )lua";
 
-// ARGV: prefix, url, host, due_ms, copy. The URL's copy is kept and it
+// ARGV: prefix, url, host, due_ms, copy, spare_from. The URL's copy is kept and it
 // falls due at due_ms (a URL not in flight).
 constexpr const char* kSchedule = R"lua(
 local p, url = ARGV[1], ARGV[2]
 redis.call('HSET', p .. 'copy', url, ARGV[5])
 redis.call('ZADD', p .. 'due', ARGV[4], url)
 redis.call('HSET', p .. 'due_host', url, ARGV[3])
+if ARGV[6] ~= '0' then redis.call('HSET', p .. 'spare_from', url, ARGV[6]) else redis.call('HDEL', p .. 'spare_from', url) end
 return 1
 )lua";
 
@@ -684,6 +694,21 @@ if not v then return {} end
 return {v, redis.call('PTTL', ARGV[1])}
 )lua";
 
+// ARGV: prefix, from, most, then entries. The crawl's log of page titles
+// ('titles'): the entries are appended in their order, then up to `most`
+// entries from index `from` are returned (none when `from` < 0). Atomic, so
+// a worker reading from where its last read ended meets every entry of the
+// log once, its own among them, in the one order every worker reads.
+constexpr const char* kTitles = R"lua(
+local key = ARGV[1] .. 'titles'
+local from, most = tonumber(ARGV[2]), tonumber(ARGV[3])
+for i = 4, #ARGV, 1000 do
+  redis.call('RPUSH', key, unpack(ARGV, i, math.min(i + 999, #ARGV)))
+end
+if from < 0 or most <= 0 then return {} end
+return redis.call('LRANGE', key, from, from + most - 1)
+)lua";
+
 // Each script with the Lua functions it calls, put together once.
 const std::string kAddScript = std::string(kQueueIndex) + kAdd;
 const std::string kClaimScript = std::string(kNow) + kAnyInflight + kQueueIndex + kClaim;
@@ -698,6 +723,7 @@ const std::string kLeaveScript = kLeave;
 const std::string kMoveScript = kMove;
 const std::string kPaceScript = kPace;
 const std::string kAgreeScript = kAgree;
+const std::string kTitlesScript = kTitles;
 const std::string kRobotsScript = kRobots;
 const std::string kReapScript = std::string(kNow) + kQueueIndex + kRequeue + kReap;
 
@@ -872,6 +898,12 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   if (!x.releases.empty()) calls.push_back(Call{&kReleaseScript, release_args(x.releases)});
   if (!x.settles.empty()) calls.push_back(Call{&kSettleScript, settle_args(x.settles)});
   if (x.claims > 0) calls.push_back(Call{&kClaimScript, claim_args(x.claims, x.held, x.slot_rule)});
+  const bool titles = !x.titles.empty() || x.titles_from >= 0;
+  if (titles) {
+    std::vector<std::string> args = {prefix(), std::to_string(x.titles_from), std::to_string(kTitlesPerRead)};
+    args.insert(args.end(), x.titles.begin(), x.titles.end());
+    calls.push_back(Call{&kTitlesScript, std::move(args)});
+  }
   auto replies = redis_->scripts(calls);
   ExchangeResult out;
   std::size_t k = 0;
@@ -887,7 +919,17 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     for (const Settle& st : x.settles)
       out.settled.push_back(r.ok() ? Status::Ok() : failed("settling " + st.claim.url, r.status()));
   }
-  if (x.claims > 0) out.claimed = claims_of(replies[k]);
+  if (x.claims > 0) out.claimed = claims_of(replies[k++]);
+  if (titles) {
+    const auto& r = replies[k++];
+    if (!r.ok()) {
+      out.titles = failed("sharing page titles", r.status());
+    } else {
+      std::vector<std::string> read;
+      for (const RedisReply& e : r->elements) read.push_back(e.str);
+      out.titles = std::move(read);
+    }
+  }
   return out;
 }
 
@@ -919,7 +961,8 @@ std::vector<std::string> SharedFrontier::settle_args(const std::vector<Settle>& 
   std::vector<std::string> args = {prefix(), options_.worker_id};
   for (const Settle& st : settles)
     args.insert(args.end(), {st.claim.url, st.refund ? "1" : "0", st.claim.host,
-                             st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : ""});
+                             st.next ? std::to_string(st.next->due_ms) : "", st.next ? st.next->copy : "",
+                             st.next ? std::to_string(st.next->spare_from_ms) : "0"});
   return args;
 }
 
@@ -986,7 +1029,8 @@ Result<std::optional<SharedFrontier::StoredRobots>> SharedFrontier::robots(const
 }
 
 Status SharedFrontier::schedule_revisit(const std::string& url, const std::string& host, const NextVisit& next) {
-  auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy});
+  auto r = redis_->script(kScheduleScript, {}, {prefix(), url, host, std::to_string(next.due_ms), next.copy,
+                                                   std::to_string(next.spare_from_ms)});
   return r.ok() ? Status::Ok() : failed("scheduling a revisit of " + url, r.status());
 }
 

@@ -20,6 +20,8 @@
 //   workers         ZSET   worker → its last heartbeat
 //   due             ZSET   URL → the time its revisit falls due; due_host HASH URL → HOST
 //   r:HOST          ZSET   a host's revisits that fell due, by due time
+//   spare_from      HASH   scheduled URL → the time (ms) before which no spare slot
+//                          takes it ahead of its time (absent: any time)
 //   copy            HASH   URL → what a revisit needs of its last visit (validators,
 //                          signature), opaque here; a URL with a copy is a revisit
 //   owed            STRING claims owed to new URLs under the one-budget rule
@@ -28,6 +30,8 @@
 //   qprio           HASH   priority → new URLs queued with it
 //   yield:WORKER    HASH   band of priorities → "fetched:relevant", the worker's pages by the link they came through
 //   yielders        SET    the workers with a yield:WORKER
+//   titles          LIST   "1" or "0" (relevant or not) + the title of each page
+//                          whose relevance a worker judged, in the order told
 //   new_claims      STRING new URLs claimed so far (revisits not counted)
 //   first_claim     STRING when the first was (ms, Redis clock)
 //   budget          STRING pages left to claim (absent: no budget)
@@ -44,6 +48,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -102,6 +107,10 @@ struct Claim {
 struct NextVisit {
   std::int64_t due_ms = 0;
   std::string copy;
+  // No spare slot (SlotRule::spare) claims it ahead of its time before
+  // this time (ms, the same clock; 0: at any time, kNever: never).
+  std::int64_t spare_from_ms = 0;
+  static constexpr std::int64_t kNever = std::numeric_limits<std::int64_t>::max();
 };
 
 // A claimed URL done with: `refund` when it downloaded no page (its page
@@ -127,7 +136,7 @@ struct SlotRule {
   int band = 10;
   std::vector<std::pair<std::int64_t, std::int64_t>> learnt;
   // With nothing else to claim: the scheduled revisit due earliest (of the
-  // first 64) on a host no one holds whose gaps have passed, ahead of its
+  // first 64; of those whose NextVisit::spare_from_ms has passed) on a host no one holds whose gaps have passed, ahead of its
   // time, as a lone crawl fills a budget slot that nothing due takes; only
   // for a worker holding fewer hosts than its share of them (or none).
   bool spare = false;
@@ -297,13 +306,22 @@ class SharedFrontier {
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
     SlotRule slot_rule;  // for claim_up_to()
+    // Last, entries for the crawl's log of page titles ('titles'), appended
+    // in their order; then, with titles_from >= 0, up to kTitlesPerRead
+    // entries of the log from that index are read back (this worker's own
+    // among them). Atomic by itself; sent again after a lost reply, its
+    // entries are logged twice.
+    std::vector<std::string> titles;
+    std::int64_t titles_from = -1;
   };
+  static constexpr int kTitlesPerRead = 4096;
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
     std::vector<Linked> linked;    // as add() gives them
     std::vector<std::size_t> fresh;  // the URLs of `add` never seen before (indices)
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
+    Result<std::vector<std::string>> titles = std::vector<std::string>{};  // the log's entries read
   };
   ExchangeResult exchange(const Exchange& x);
 

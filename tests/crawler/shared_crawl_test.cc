@@ -503,6 +503,16 @@ TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOthe
   EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT end_reason FROM runs"), std::vector<std::string>{"interrupted"});
 }
 
+// The number in a worker's summary line "title words: W, learnt from N
+// page titles of every worker" (-1 when the line is missing).
+std::int64_t titles_learnt(const std::string& err) {
+  const std::string text = testing::read_file(err);
+  const std::string key = ", learnt from ";
+  const auto at = text.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stoll(text.substr(at + key.size()));
+}
+
 // A temporal worker stopped and resumed keeps what its links taught it:
 // each page records the priority it was fetched at, and the resumed worker
 // starts from those counts, so its claims tell Redis ('yield:WORKER', the
@@ -548,6 +558,69 @@ TEST_F(SharedCrawlWorkers, AResumedTemporalWorkerKeepsWhatItsLinksTaughtIt) {
   std::int64_t fetched = 0;
   for (std::size_t i = 1; i < h->elements.size(); i += 2) fetched += std::stoll(h->elements[i].str);
   EXPECT_GE(fetched, before) << "the resumed worker's link yields started from zero";
+  // Its record of title words, too: the resumed run learnt the titles of
+  // every page judged, those before the stop among them.
+  EXPECT_EQ(titles_learnt((tmp / "w1-again.err").string()),
+            count(db, "SELECT COUNT(*) FROM pages WHERE relevant IS NOT NULL"));
+}
+
+// The topic signal of a temporal crawl is learnt from every worker's pages:
+// each worker's record of title words learns the title of every page whose
+// relevance any worker judged, its own and the others' (a worker ends only
+// once no URL is in flight, so every title has been told by then). Alone,
+// each would learn only from its own pages.
+TEST_F(SharedCrawlWorkers, TemporalWorkersLearnTheTitleWordsOfEveryWorkersPages) {
+  const std::vector<std::string> names = {"w1", "w2"};
+  std::vector<Child> workers;
+  for (const auto& n : names) {
+    auto args = worker_args(tmp, web, redis, n, "titulos", 0);
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+      if (args[i] == "--mode") args[i + 1] = "temporal";
+    workers.push_back(spawn_cronista(args, (tmp / (n + ".err")).string()));
+  }
+  expect_clean_exits(tmp, workers, names);
+  std::int64_t judged = 0, own_most = 0;
+  for (const auto& n : names) {
+    const std::int64_t own = count((tmp / (n + ".db")).string(), "SELECT COUNT(*) FROM pages WHERE relevant IS NOT NULL");
+    judged += own;
+    own_most = std::max(own_most, own);
+  }
+  ASSERT_GT(judged, own_most) << "one worker judged every page: nothing to share";
+  for (const auto& n : names) EXPECT_EQ(titles_learnt((tmp / (n + ".err")).string()), judged) << n;
+}
+
+// A page's title goes to the crawl's log of titles cut to its first 1,024
+// bytes, at a character boundary: a page with a 300 kB title (Portuguese,
+// two-byte characters) does not put 300 kB in Redis for every worker.
+TEST_F(SharedCrawlWorkers, AHugeTitleReachesTheLogOfTitlesCutAtACharacterBoundary) {
+  std::string huge;
+  while (huge.size() < 300000) huge += "Ação em 1942 — ";
+  web.sites[0]->page("/titulo-enorme", html("<p>Em março de 1942 o porto reabriu.</p>", huge));
+  auto args = worker_args(tmp, web, redis, "w1", "enorme", 0);
+  for (std::size_t i = 0; i + 1 < args.size(); ++i)
+    if (args[i] == "--mode") args[i + 1] = "temporal";
+  args.push_back(web.sites[0]->url("/titulo-enorme"));
+  Child w = spawn_cronista(args, (tmp / "w1.err").string());
+  ASSERT_EQ(w.wait(), 0) << testing::read_file(tmp / "w1.err");
+  auto addr = shared_frontier::parse_redis_address(redis.uri());
+  ASSERT_TRUE(addr.ok());
+  auto c = shared_frontier::RedisConnection::open(*addr, 2000);
+  ASSERT_TRUE(c.ok()) << c.status().message();
+  auto log = (*c)->command({"LRANGE", "cronista:enorme:titles", "0", "-1"});
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  EXPECT_EQ(static_cast<std::int64_t>(log->elements.size()),
+            count((tmp / "w1.db").string(), "SELECT COUNT(*) FROM pages WHERE relevant IS NOT NULL"));
+  std::size_t cut = 0;
+  for (const auto& e : log->elements) {
+    ASSERT_FALSE(e.str.empty());
+    const std::string title = e.str.substr(1);
+    EXPECT_LE(title.size(), 1024u);
+    if (title.size() < 1000) continue;
+    ++cut;
+    EXPECT_EQ(huge.compare(0, title.size(), title), 0) << "not the title's beginning";
+    EXPECT_NE(static_cast<unsigned char>(huge[title.size()]) & 0xC0, 0x80) << "cut inside a character";
+  }
+  EXPECT_EQ(cut, 1u);
 }
 
 TEST_F(SharedCrawlWorkers, AWorkerJoiningASpentCrawlEndsCleanlyWithNothingKept) {

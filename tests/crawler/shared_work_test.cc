@@ -26,6 +26,7 @@ class MemoryWork : public SharedWork {
   bool down = false;             // the next calls fail before reaching the frontier
   std::vector<std::string> given_back;
   std::vector<SharedCompletion> completed;  // as they arrived
+  std::vector<SharedTitle> titles;          // the crawl's log of page titles
 
   Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
     return Status::Ok();
@@ -37,8 +38,13 @@ class MemoryWork : public SharedWork {
       r.released.assign(x.releases.size(), Status::Error("lost"));
       r.completed.assign(x.completions.size(), Status::Error("lost"));
       r.pull = Status::Error("lost");
+      r.titles = Status::Error("lost");
       return r;
     }
+    titles.insert(titles.end(), x.titles.begin(), x.titles.end());
+    if (x.read_titles)
+      r.titles = std::vector<SharedTitle>(titles.begin() + static_cast<std::ptrdiff_t>(std::min(x.titles_from, titles.size())),
+                                          titles.end());
     r.released.assign(x.releases.size(), Status::Ok());
     r.completed.assign(x.completions.size(), Status::Ok());
     for (const SharedCompletion& c : x.completions) {
@@ -221,6 +227,39 @@ TEST(SharedCrawlLoop, ANextVisitChangedBeforeItsCompletionIsSentGoesAsChanged) {
   ASSERT_EQ(work->completed.size(), 1u);
   ASSERT_TRUE(work->completed[0].next.has_value());
   EXPECT_DOUBLE_EQ(work->completed[0].next->due, 800);
+}
+
+}  // namespace
+}  // namespace cronista::crawler
+
+namespace cronista::crawler {
+namespace {
+
+// Page titles told while the shared frontier does not answer wait and go
+// with the next trip that reaches it; each title of the crawl's log is
+// handed over once, in the log's order, whatever the trips it took.
+TEST(SharedCrawlLoop, TitlesToldWhileTheFrontierIsDownGoLaterAndEachComesBackOnce) {
+  auto work = std::make_shared<MemoryWork>();
+  work->budget = 1;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  crawl.share_titles();
+  work->titles.push_back(SharedTitle{"Outro trabalhador: a guerra em 1943", true});
+  work->down = true;
+  crawl.learn_title("Racionamento em Lisboa", true);
+  claims_of_pump(crawl, 1);
+  EXPECT_EQ(work->titles.size(), 1u);
+  EXPECT_TRUE(crawl.take_titles().empty());
+  work->down = false;
+  crawl.learn_title("Futebol de domingo", false);
+  std::this_thread::sleep_until(crawl.next_try());
+  claims_of_pump(crawl, 1);
+  std::this_thread::sleep_until(crawl.next_try());
+  claims_of_pump(crawl, 1);  // nothing new in the log: nothing handed over again
+  std::vector<std::string> got;
+  for (const SharedTitle& t : crawl.take_titles()) got.push_back((t.relevant ? "+" : "-") + t.title);
+  EXPECT_EQ(got, (std::vector<std::string>{"+Outro trabalhador: a guerra em 1943", "+Racionamento em Lisboa",
+                                           "-Futebol de domingo"}));
+  EXPECT_EQ(work->titles.size(), 3u);
 }
 
 }  // namespace

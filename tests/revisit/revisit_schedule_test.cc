@@ -12,6 +12,10 @@
 namespace cronista::revisit {
 namespace {
 
+// A time long after every visit of a test that is not about how early a
+// spare slot may bring a visit forward.
+constexpr double kLate = 1e7;
+
 RevisitOptions options(double budget) {
   RevisitOptions o;
   o.budget = budget;
@@ -374,17 +378,17 @@ TEST(RevisitSchedule, ASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
   ASSERT_LT(s.due(by_due[0]), s.due(by_due[1]));
   EXPECT_FALSE(s.next_due(0).has_value());  // nothing is due yet: the slot is spare
 
-  const auto any = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  const auto any = s.earliest_ready([](RevisitSchedule::PageId) { return true; }, kLate);
   ASSERT_TRUE(any.has_value());
   EXPECT_EQ(*any, by_due[0]);
   // Chosen, not removed: it is still scheduled at the same time.
   EXPECT_DOUBLE_EQ(s.next_due_time(), s.due(by_due[0]));
-  EXPECT_EQ(s.earliest_ready([](RevisitSchedule::PageId) { return true; }), any);
+  EXPECT_EQ(s.earliest_ready([](RevisitSchedule::PageId) { return true; }, kLate), any);
 
   // The first page's host must wait: the earliest of the other hosts' pages.
   const std::uint32_t busy = by_due[0] == middle ? 1u : by_due[0] == other ? 2u : 0u;
   const auto host_of = [&](RevisitSchedule::PageId id) { return id == middle ? 1u : id == other || id == hub_only ? 2u : 0u; };
-  const auto elsewhere = s.earliest_ready([&](RevisitSchedule::PageId id) { return host_of(id) != busy; });
+  const auto elsewhere = s.earliest_ready([&](RevisitSchedule::PageId id) { return host_of(id) != busy; }, kLate);
   ASSERT_TRUE(elsewhere.has_value());
   RevisitSchedule::PageId expected = by_due[0];
   for (auto id : by_due)
@@ -396,15 +400,49 @@ TEST(RevisitSchedule, ASpareSlotTakesThePageDueEarliestOnAHostThatIsReady) {
   EXPECT_NE(*elsewhere, hub_only);
 
   // No host ready: no page.
-  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return false; }).has_value());
+  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return false; }, kLate).has_value());
   // Only the unscheduled page's host ready: it is not taken.
-  const auto only_hub = s.earliest_ready([&](RevisitSchedule::PageId id) { return id == hub_only; });
+  const auto only_hub = s.earliest_ready([&](RevisitSchedule::PageId id) { return id == hub_only; }, kLate);
   EXPECT_FALSE(only_hub.has_value());
 
   // Its visit brought forward restarts its clock: the next one is an interval after it.
   const double early = s.due(*any) / 2;
   s.record_visit(*any, early, false, 0);
   EXPECT_NEAR(s.due(*any), early + 1.0 / s.frequency(*any), 1e-9);
+}
+
+// A spare slot brings a visit forward by at most half the page's interval:
+// right after a collection is crawled every page was visited a moment ago,
+// and the page of shortest interval, visited in a spare slot, would be the
+// page due earliest again at once, taken by every spare slot.
+TEST(RevisitSchedule, ASpareSlotBringsAVisitForwardByAtMostHalfThePagesInterval) {
+  RevisitSchedule s(options(0.05));
+  const auto fast = s.add_page(0, 1, 1.0 / 60, 0);
+  std::vector<RevisitSchedule::PageId> slow;
+  for (std::uint32_t h = 1; h <= 4; ++h) slow.push_back(s.add_page(h, 1, 1.0 / 6000, 0));
+  s.resolve();
+  const double interval = 1 / s.frequency(fast);
+  ASSERT_LT(interval, 1 / s.frequency(slow[0]));
+  // Every page visited at 100 (the collection just crawled).
+  for (auto id : slow) s.record_visit(id, 100, false, 0);
+  s.record_visit(fast, 100, false, 0);
+  const auto all = [](RevisitSchedule::PageId) { return true; };
+  EXPECT_DOUBLE_EQ(s.spare_from(fast), 100 + 0.5 * interval);  // what a shared crawl's frontier is told
+  EXPECT_FALSE(s.earliest_ready(all, 101).has_value());
+  EXPECT_FALSE(s.earliest_ready(all, 100 + 0.49 * interval).has_value());
+  EXPECT_EQ(s.earliest_ready(all, 100 + 0.51 * interval), fast);
+  // A spare slot every second for ten intervals: the fast page is brought
+  // forward at most once per half interval, each slow page once its half is past.
+  int fast_visits = 0;
+  for (double t = 100 + 0.51 * interval; t < 100 + 10 * interval; t += 1) {
+    const auto page = s.earliest_ready(all, t);
+    if (!page) continue;
+    EXPECT_GE(t - s.last_visit(*page), 0.5 / s.frequency(*page) - 1e-9);
+    if (*page == fast) ++fast_visits;
+    s.record_visit(*page, t, false, 0);
+  }
+  EXPECT_GE(fast_visits, 10);
+  EXPECT_LE(fast_visits, 20);
 }
 
 // A page that answers without a document (a redirect, a 404): under the
@@ -429,10 +467,10 @@ TEST(RevisitSchedule, APageWithoutADocumentHasNoWeightUnderTheOptimumUntilOneCom
   EXPECT_GT(s.frequency(kept), before);  // its share went to the page with a document
   EXPECT_DOUBLE_EQ(s.due(gone), 160);    // asked again a minute after the answer
   // Not taken by a spare slot, whatever host is ready.
-  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; }, kLate);
   ASSERT_TRUE(spare.has_value());
   EXPECT_EQ(*spare, kept);
-  EXPECT_FALSE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }).has_value());
+  EXPECT_FALSE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }, kLate).has_value());
   // Still without one: twice the wait, then twice again.
   s.set_document(gone, false, 160);
   EXPECT_DOUBLE_EQ(s.due(gone), 160 + 120);
@@ -446,7 +484,7 @@ TEST(RevisitSchedule, APageWithoutADocumentHasNoWeightUnderTheOptimumUntilOneCom
   EXPECT_NEAR(s.due(gone), 520 + 1 / s.frequency(gone), 1e-9);
   s.resolve();
   EXPECT_NEAR(s.frequency(gone), s.frequency(kept), 1e-12);
-  EXPECT_TRUE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }).has_value());
+  EXPECT_TRUE(s.earliest_ready([&](RevisitSchedule::PageId id) { return id == gone; }, kLate).has_value());
 
   // Uniform, a reference policy: the page keeps its frequency; its next
   // visit is at that interval, a minute after the answer at the soonest.
@@ -469,10 +507,10 @@ TEST(RevisitSchedule, AHubWithoutWeightTakesNoSpareSlot) {
   const auto feed = s.add_page(0, 0, 1.0 / 600, 0, 12);
   s.resolve();
   ASSERT_GT(s.frequency(feed), 0);
-  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return true; }).has_value());
+  EXPECT_FALSE(s.earliest_ready([](RevisitSchedule::PageId) { return true; }, kLate).has_value());
   const auto page = s.add_page(1, 1, 1.0 / 600, 0);
   s.resolve();
-  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; });
+  const auto spare = s.earliest_ready([](RevisitSchedule::PageId) { return true; }, kLate);
   ASSERT_TRUE(spare.has_value());
   EXPECT_EQ(*spare, page);
   // An answer without a document announced nothing: the yield wears down

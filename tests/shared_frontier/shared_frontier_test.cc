@@ -99,6 +99,45 @@ TEST(RedisAddress, BothFormsAreReadAndBadOnesNamed) {
   }
 }
 
+// Through the crawler's interface: the page titles of every worker make
+// one log, which each worker reads on from where its last read ended,
+// its own titles among the others', in the one order all read it; a worker
+// that does not read only logs; a worker started again reads it from the
+// beginning.
+TEST_F(SharedFrontierTest, PageTitlesMakeOneLogThatEveryWorkerReadsInOneOrder) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  auto two = open_crawl_work(redis_.uri(), worker("w2"));
+  ASSERT_TRUE(one.ok() && two.ok());
+  auto trip = [](crawler::SharedWork& w, std::vector<crawler::SharedTitle> titles, bool read, std::uint64_t from) {
+    crawler::SharedExchange x;
+    x.titles = std::move(titles);
+    x.read_titles = read;
+    x.titles_from = from;
+    auto r = w.exchange(x);
+    std::vector<std::string> out;
+    if (!r.titles.ok()) return std::vector<std::string>{"error: " + r.titles.status().message()};
+    for (const auto& t : *r.titles) out.push_back((t.relevant ? "+" : "-") + t.title);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(trip(**one, {{"Racionamento em Lisboa, 1942", true}, {"Futebol: o campeonato de hoje", false}}, true, 0),
+            (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje"}));
+  EXPECT_EQ(trip(**two, {{"O desembarque na Normandia", true}}, true, 0),
+            (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje", "+O desembarque na Normandia"}));
+  EXPECT_EQ(trip(**two, {{"Receitas de bacalhau", false}}, false, 0), V{});  // logged, not read
+  EXPECT_EQ(trip(**one, {}, true, 2), (V{"+O desembarque na Normandia", "-Receitas de bacalhau"}));
+  EXPECT_EQ(trip(**one, {}, true, 4), V{});
+  // A title with any bytes (no separator is assumed) comes back whole.
+  const std::string odd = std::string("0\t1\n\xc3\xa9") + '\0' + "fim";
+  EXPECT_EQ(trip(**two, {{odd, false}}, true, 4), V{"-" + odd});
+  // Another crawl id has a log of its own.
+  SharedFrontierOptions other = worker("w1");
+  other.crawl_id = "outra";
+  auto three = open_crawl_work(redis_.uri(), other);
+  ASSERT_TRUE(three.ok());
+  EXPECT_EQ(trip(**three, {}, true, 0), V{});
+}
+
 TEST(SharedFrontierConnect, AnUnreachableRedisIsAClearError) {
   cronista::testing::TempDir dir;
   auto f = SharedFrontier::connect("unix://" + (dir / "nenhum.sock").string(), worker("w1"));
@@ -636,8 +675,9 @@ TEST_F(SharedFrontierTest, ARevisitJoinsItsHostsQueueWhenDueAndItsClaimCarriesTh
 
 // A worker with a slot and nothing else to claim takes the scheduled
 // revisit due earliest, ahead of its time, on a host no one holds; never
-// one of a held host, never beyond the worker's share of the hosts, and
-// only when asked (the work-conserving rule).
+// one of a held host, never beyond the worker's share of the hosts, never
+// a hub only (scheduled without a freshness weight), and only when asked
+// (the work-conserving rule).
 TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadOfItsTime) {
   auto w1 = open(worker("w1")), w2 = open(worker("w2"));
   ASSERT_TRUE(w1 && w2);
@@ -665,6 +705,52 @@ TEST_F(SharedFrontierTest, ASpareSlotTakesTheRevisitDueEarliestOnAFreeHostAheadO
   EXPECT_EQ(take(spare, 2), "none");           // two workers, three hosts: a worker holding two has its share
   EXPECT_EQ(take(spare), "http://a.pt/ a");
   EXPECT_EQ(take(spare), "none");
+  // A page scheduled as a hub only (no freshness weight) waits for its
+  // time, and so does one before its spare_from time (half its interval
+  // after its last visit), though each is due before one whose time has
+  // passed, on a free host.
+  ASSERT_TRUE(w1->schedule_revisit("http://d.pt/", "d.pt", NextVisit{*now + 20000, "d", NextVisit::kNever}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://f.pt/", "f.pt", NextVisit{*now + 25000, "f", *now + 10000}).ok());
+  ASSERT_TRUE(w1->schedule_revisit("http://e.pt/", "e.pt", NextVisit{*now + 40000, "e", *now - 10000}).ok());
+  EXPECT_EQ(take(spare), "http://e.pt/ e");
+  EXPECT_EQ(take(spare), "none");
+}
+
+// Through the crawler's interface: when a page scheduled with its
+// completion may take a spare slot travels with it (SharedCopy::spare_from).
+TEST_F(SharedFrontierTest, ACompletionSaysWhetherItsNextVisitMayTakeASpareSlot) {
+  auto one = open_crawl_work(redis_.uri(), worker("w1"));
+  ASSERT_TRUE(one.ok());
+  crawler::SharedExchange offer;
+  offer.offers = {{"http://a.pt/capa", "a.pt", 0, 0}, {"http://b.pt/capa", "b.pt", 0, 0}};
+  offer.claims = 2;
+  auto claimed = (*one)->exchange(offer);
+  ASSERT_TRUE(claimed.pull.ok()) << claimed.pull.status().message();
+  ASSERT_EQ(claimed.pull->claims.size(), 2u);
+  // Both due in an hour (the shared frontier's clock is the wall clock);
+  // b.pt's capa, due first, is a hub only; a.pt's may be taken early from now.
+  const double in_an_hour = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + 3600;
+  crawler::SharedExchange done;
+  for (const auto& c : claimed.pull->claims) {
+    done.releases.emplace_back(c, "");
+    crawler::SharedCopy next;
+    next.due = in_an_hour + (c.host == "b.pt" ? 0 : 60);
+    next.spare_from = c.host == "b.pt" ? std::numeric_limits<double>::infinity() : in_an_hour - 3600;
+    done.completions.push_back(crawler::SharedCompletion{c, true, next});
+  }
+  auto r = (*one)->exchange(done);
+  ASSERT_EQ(r.completed.size(), 2u);
+  ASSERT_TRUE(r.completed[0].ok() && r.completed[1].ok());
+  auto spare = [&] {
+    crawler::SharedExchange x;
+    x.claims = 1;
+    x.slot_rule.spare = true;
+    auto p = (*one)->exchange(x).pull;
+    if (!p.ok()) return "error: " + p.status().message();
+    return p->claims.empty() ? std::string("none") : p->claims[0].url;
+  };
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));  // both hosts' gaps (0 ms) have passed
+  EXPECT_EQ(spare(), "http://a.pt/capa");
 }
 
 // A page settled with its next visit is revisited by whichever worker
