@@ -203,6 +203,9 @@ class Crawl {
   // A shared crawl: claims as many URLs as there are free connections.
   void pump_shared();
   void learn_title(const std::string& title, bool relevant);
+  // A temporal crawl with the topic signal: links are judged by the title
+  // words of the pages downloaded (title_words.h).
+  bool topic_signal() const { return o_.temporal_mode && o_.max_link_penalty > 0; }
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -456,7 +459,7 @@ Status Crawl::setup() {
       return rule;
     });
     fo.priority_slack = -1;
-    if (o_.temporal_mode && o_.max_link_penalty > 0) shared_->share_titles();
+    if (topic_signal()) shared_->share_titles();
     fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
       shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_);
     };
@@ -836,7 +839,7 @@ void Crawl::on_analysed(AnalysisResult&& r) {
     const bool first = link.counts && counted.insert(link.url.str()).second;
     const std::uint32_t host = host_for(link.url, job);
     int penalty = link.penalty;
-    if (o_.temporal_mode && o_.max_link_penalty > 0) penalty += topic_penalty(title_words_, link.anchor);
+    if (topic_signal()) penalty += topic_penalty(title_words_, link.anchor);
     if (frontier_->add(link.url.str(), host, static_cast<std::uint16_t>(std::min<int>(r.entry.depth + 1, 65535)), 0,
                        first, job_id, &job.ops, static_cast<std::uint8_t>(std::min<int>(penalty, kMaxLinkPenalty))) ==
         Frontier::Added::Queued)
@@ -1834,7 +1837,7 @@ void Crawl::pump_shared() {
 // page's megabyte title does not go to Redis and to each worker.
 void Crawl::learn_title(const std::string& title, bool relevant) {
   constexpr std::size_t kMaxSharedTitle = 1024;
-  if (!(shared_ && o_.temporal_mode && o_.max_link_penalty > 0)) {
+  if (!(shared_ && topic_signal())) {
     title_words_.learn(title, relevant);
     ++titles_learnt_;
     return;
@@ -2111,7 +2114,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
   sum.revisits = revisits_;
   sum.spare_revisits = spare_revisits_;
   sum.lost_documents = lost_documents_;
-  if (o_.temporal_mode && o_.max_link_penalty > 0) {
+  if (topic_signal()) {
     sum.titles_learnt = titles_learnt_;
     sum.title_words = static_cast<std::int64_t>(title_words_.size());
   }

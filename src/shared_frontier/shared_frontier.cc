@@ -921,12 +921,13 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   }
   if (x.claims > 0) out.claimed = claims_of(replies[k++]);
   if (titles) {
-    const auto& r = replies[k++];
+    auto& r = replies[k++];
     if (!r.ok()) {
       out.titles = failed("sharing page titles", r.status());
     } else {
       std::vector<std::string> read;
-      for (const RedisReply& e : r->elements) read.push_back(e.str);
+      read.reserve(r->elements.size());
+      for (RedisReply& e : r->elements) read.push_back(std::move(e.str));
       out.titles = std::move(read);
     }
   }
