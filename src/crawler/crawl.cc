@@ -206,6 +206,9 @@ class Crawl {
   // A temporal crawl with the topic signal: links are judged by the title
   // words of the pages downloaded (title_words.h).
   bool topic_signal() const { return o_.temporal_mode && o_.max_link_penalty > 0; }
+  // A shared crawl's title words come from its log of titles (every
+  // worker's, from its beginning), not from this worker's own pages.
+  bool titles_from_log() const { return shared_ && topic_signal(); }
 
   // Revisits (o_.revisit).
   using PageId = revisit::RevisitSchedule::PageId;
@@ -296,7 +299,9 @@ class Crawl {
   CalendarTrapDetector calendar_;
   std::unordered_set<std::uint64_t> seed_keys_;  // url_key() of the seeds given (a claim's depth)
   TitleWords title_words_;
-  std::int64_t titles_learnt_ = 0;  // the page titles title_words_ learnt in this run
+  // The page titles title_words_ learnt: in this run and, on --resume,
+  // those of the pages downloaded before it.
+  std::int64_t titles_learnt_ = 0;
   LinkYield yield_;
   std::map<std::string, std::int64_t> skipped_;
 
@@ -520,7 +525,20 @@ Status Crawl::setup() {
 
   RunInfo run{0, mode, o_.from, o_.to, o_.args, o_.threshold};
   if (o_.resume) {
-    // Hosts first (URLs refer to them), then every URL into the seen-set.
+    // Hosts first (URLs refer to them), then every URL into the seen-set,
+    // then the downloads in their order: what the pages taught the crawl
+    // (title words, the calendar-trap counters) is learnt again as it was
+    // learnt when they were downloaded.
+    // The calendar counters rebuilt are those check() and record_scope()
+    // left, but for: seeds and redirect targets, stored without a check,
+    // now count against their pattern (a few URLs more against a bound of
+    // hundreds); a URL skipped as a trap was never stored, but was never
+    // counted either; past Limits::max_patterns, the patterns tracked are
+    // the first in the table's order rather than in discovery order; and a
+    // worker of a shared crawl counts the URLs of its shard (those it
+    // claimed), not those it discovered and offered to the shared frontier,
+    // which its shard does not hold. Each errs by a few URLs per pattern or
+    // only on crawls of more patterns than the detector tracks anyway.
     Status bad;
     std::size_t host_count = 0;
     auto state = store_->load(o_.temporal_mode, [&](const ResumeState::Url& u) {
@@ -528,12 +546,19 @@ Status Crawl::setup() {
         bad = Status::Error("database '" + o_.db + "': a URL refers to unknown host " + std::to_string(u.host));
         return;
       }
+      calendar_.count_again(u.url);
       // A worker of a shared crawl held its queued URLs as claims: they went back.
       if (shared_ && u.state != UrlState::Done && u.state != UrlState::Dropped) return;
       frontier_->restore(u.key, u.state, u.host, u.seq, u.backlinks, u.depth, u.penalty);
     }, [&](const HostRow& h) {
       hosts_.intern(h.authority, h.origin);
       ++host_count;
+    }, [&](const ResumeState::Download& d) {
+      if (!d.relevant) return;  // not judged: nothing was learnt from it
+      if (auto u = CanonicalUrl::parse(d.url); u.ok()) calendar_.record_scope(*u, *d.relevant);
+      if (titles_from_log()) return;  // read again from the log (pump_shared)
+      title_words_.learn(d.title, *d.relevant);
+      ++titles_learnt_;
     });
     if (!state.ok()) return state.status();
     if (!bad.ok()) return bad;
@@ -1837,7 +1862,7 @@ void Crawl::pump_shared() {
 // page's megabyte title does not go to Redis and to each worker.
 void Crawl::learn_title(const std::string& title, bool relevant) {
   constexpr std::size_t kMaxSharedTitle = 1024;
-  if (!(shared_ && topic_signal())) {
+  if (!titles_from_log()) {
     title_words_.learn(title, relevant);
     ++titles_learnt_;
     return;

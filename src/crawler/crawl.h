@@ -168,8 +168,9 @@ struct CrawlSummary {
   std::int64_t prior_trained_on = 0, prior_predicted = 0;
   double prior_log_rate_sd = 0;
   // A temporal crawl's record of title words (the topic signal of its
-  // links): the page titles it learnt in this run, every worker's in a
-  // shared crawl, and the words it holds (0 without the signal).
+  // links): the page titles it learnt, every worker's in a shared crawl,
+  // those of the pages downloaded before a --resume included, and the
+  // words it holds (0 without the signal).
   std::int64_t titles_learnt = 0, title_words = 0;
   std::string end_reason;  // max-pages, frontier-empty, run-for, max-fetches, interrupted, frontier-lost
 };

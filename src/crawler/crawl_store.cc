@@ -356,7 +356,8 @@ Result<std::int64_t> CrawlStore::begin_run(const RunInfo& run, std::int64_t resu
 }
 
 Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
-                                     const std::function<void(const HostRow&)>& on_host) {
+                                     const std::function<void(const HostRow&)>& on_host,
+                                     const std::function<void(const ResumeState::Download&)>& on_download) {
   ResumeState r;
   {
     auto st = db_.prepare("SELECT id, authority, origin, robots_outcome, crawl_delay_ms FROM hosts ORDER BY id");
@@ -398,7 +399,9 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
     if (!st.ok()) return st.status();
     while (st->step()) {
       ResumeState::Url u;
-      u.key = url_key(st->column_text(0));
+      const std::string url = st->column_text(0);
+      u.url = url;
+      u.key = url_key(url);
       u.host = static_cast<std::uint32_t>(st->column_int(1));
       u.seq = static_cast<std::uint32_t>(st->column_int(2));
       u.depth = static_cast<std::uint16_t>(st->column_int(3));
@@ -430,6 +433,22 @@ Result<ResumeState> CrawlStore::load(bool kept_only, const std::function<void(co
         "JOIN pages p ON p.id = h.page_id WHERE p.link_priority IS NOT NULL GROUP BY p.link_priority");
     if (!st.ok()) return st.status();
     while (st->step()) r.link_yields.push_back({st->column_int(0), st->column_int(1), st->column_int(2)});
+    if (!st->status().ok()) return st->status();
+  }
+  {
+    // A page's analysis is the document of its URL (documents.key).
+    auto st = db_.prepare(
+        "SELECT h.url, p.relevant, d.title FROM history h JOIN pages p ON p.id = h.page_id "
+        "LEFT JOIN documents d ON d.key = h.url ORDER BY h.seq");
+    if (!st.ok()) return st.status();
+    while (st->step()) {
+      const std::string url = st->column_text(0), title = st->column_text(2);
+      ResumeState::Download d;
+      d.url = url;
+      if (!st->column_is_null(1)) d.relevant = st->column_int(1) != 0;
+      d.title = title;
+      on_download(d);
+    }
     if (!st->status().ok()) return st->status();
   }
   return r;

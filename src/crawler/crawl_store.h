@@ -172,6 +172,7 @@ struct CrawlStoreOptions {
 struct ResumeState {
   std::vector<HostRow> hosts;  // in id order
   struct Url {
+    std::string_view url;   // the canonical URL (valid during the call)
     std::uint64_t key = 0;  // url_key() of the canonical URL
     std::uint32_t host = 0, seq = 0, backlinks = 0;
     std::uint16_t depth = 0;
@@ -185,6 +186,13 @@ struct ResumeState {
     std::int64_t priority = 0, pages = 0, relevant = 0;
   };
   std::vector<LinkYieldRow> link_yields;
+  // A download (a history row), streamed in download order after every
+  // URL: what the crawl learnt from the page. Views valid during the call.
+  struct Download {
+    std::string_view url;
+    std::optional<bool> relevant;  // nullopt: not analysed
+    std::string_view title;        // of the page's analysis (the latest, after a changed revisit)
+  };
 };
 
 // One fetch of a downloaded HTML page (its first download or a revisit
@@ -218,9 +226,11 @@ class CrawlStore {
   // Loads hosts and URLs for a resumed crawl. Backlinks are recounted from
   // the links table: distinct pages linking each URL (kept links only when
   // kept_only).
-  // Hosts are handed to on_host in id order, before any URL.
+  // Hosts are handed to on_host in id order, before any URL; the
+  // downloads to on_download in download order, after every URL.
   Result<ResumeState> load(bool kept_only, const std::function<void(const ResumeState::Url&)>& on_url,
-                           const std::function<void(const HostRow&)>& on_host);
+                           const std::function<void(const HostRow&)>& on_host,
+                           const std::function<void(const ResumeState::Download&)>& on_download);
 
   // Every visit of a downloaded HTML page, in fetch order (before start()).
   Status visits(const std::function<void(const StoredVisit&)>& on_visit);

@@ -236,6 +236,27 @@ std::optional<std::string_view> CalendarTrapDetector::flagged(const CanonicalUrl
   return trap_reason(it->second);
 }
 
+void CalendarTrapDetector::count_again(std::string_view url) {
+  // A calendar-like URL has a year or a compact date: a run of 4 digits or more.
+  std::size_t run = 0;
+  for (char c : url) {
+    run = is_digit(c) ? run + 1 : 0;
+    if (run == 4) break;
+  }
+  if (run < 4) return;
+  auto u = CanonicalUrl::parse(url);
+  if (!u.ok()) return;
+  const auto pattern = pattern_of(*u);
+  if (!pattern) return;
+  const std::uint64_t key = fnv1a(*pattern);
+  auto it = patterns_.find(key);
+  if (it == patterns_.end()) {
+    if (patterns_.size() >= limits_.max_patterns) return;
+    it = patterns_.emplace(key, Counters{}).first;
+  }
+  if (it->second.urls < UINT32_MAX) ++it->second.urls;
+}
+
 void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) {
   const auto pattern = pattern_of(url);
   if (!pattern) return;

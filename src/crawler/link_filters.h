@@ -114,6 +114,11 @@ class CalendarTrapDetector {
   std::optional<std::string_view> flagged(const CanonicalUrl& url) const;
   // After a fetched calendar-like page was scoped: whether it was in scope.
   void record_scope(const CanonicalUrl& url, bool in_scope);
+  // A resumed crawl: a URL `check` let through before the stop (one the
+  // crawl stored), counted against its pattern again without being judged.
+  // Takes the canonical URL's text; URLs that cannot be calendar-like are
+  // passed over without being parsed.
+  void count_again(std::string_view url);
 
   std::size_t tracked_patterns() const { return patterns_.size(); }
 

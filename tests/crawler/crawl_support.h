@@ -147,6 +147,16 @@ inline void wait_for_count(const std::string& db_path, const std::string& sql, s
   }
 }
 
+// The page titles a temporal crawl's summary (in the stderr file `err`)
+// says its record of title words learnt from, or -1 without the line.
+inline std::int64_t titles_learnt(const std::string& err) {
+  const std::string text = read_file(err);
+  const std::string key = ", learnt from ";
+  const auto at = text.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stoll(text.substr(at + key.size()));
+}
+
 inline Child spawn_cronista(const std::vector<std::string>& args, const std::string& stderr_path) {
   return Child{start_cronista(args, "/dev/null", "/dev/null", stderr_path)};
 }

@@ -21,6 +21,8 @@ using testing::scalar;
 using testing::Site;
 using testing::spawn_cronista;
 using testing::TempDir;
+using testing::titles_learnt;
+using testing::wait_for_count;
 
 // A site of 1 + 12 × 15 pages: the index links 12 sections, each section 15
 // articles, and every article links back to its section and the index.
@@ -246,6 +248,140 @@ TEST(CrawlCommand, StopsAtMaxPagesAndPrintsASummary) {
   EXPECT_NE(r.err.find("download order: " + (tmp / "order.txt").string()), std::string::npos);
   EXPECT_EQ(r.out, "");
   EXPECT_EQ(lines_in(tmp / "order.txt"), 20);
+}
+
+// A site for a temporal crawl: the index's dated paragraph links ten
+// sections, each section's dated paragraph its twelve articles, by their
+// titles; half the articles tell of the war years, half of the 1960s.
+constexpr int kDatedSitePages = 1 + 10 + 10 * 12;
+
+void build_dated_site(Site& site) {
+  static const char* const kWar[] = {"Racionamento do pão em Lisboa", "Refugiados desembarcam no cais",
+                                     "O volfrâmio das minas da Beira", "Apagões nas noites do Porto",
+                                     "Navios neutros no Tejo", "Senhas para o açúcar e o azeite"};
+  static const char* const kSixties[] = {"Inauguração da ponte sobre o Tejo", "Emigrantes partem para França",
+                                         "Cheias no Ribatejo", "Televisão chega às aldeias",
+                                         "Estreia no cinema São Jorge", "Obras no aeroporto da Portela"};
+  std::string index = "<p>Em 1942 o arquivo do jornal foi arrumado por secções:";
+  for (int s = 0; s < 10; ++s) {
+    const std::string sec = "/seccao" + std::to_string(s);
+    index += " <a href=\"" + sec + "\">secção " + std::to_string(s) + "</a>";
+    std::string items = "<p>Notícias guardadas em 1943:";
+    for (int a = 0; a < 12; ++a) {
+      const std::string art = sec + "/artigo" + std::to_string(a);
+      const bool war = a % 2 == 0;
+      const std::string title = std::string(war ? kWar[(s + a / 2) % 6] : kSixties[(s + a / 2) % 6]) + " (" +
+                                std::to_string(s) + "." + std::to_string(a) + ")";
+      items += " <a href=\"" + art + "\">" + title + "</a>";
+      site.page(art, html(war ? "<p>Em março de 1942 a cidade viveu dias de espera e de notícias do mar.</p>"
+                              : "<p>Em maio de 1966 a cidade encheu-se de gente para a festa.</p>",
+                          title));
+    }
+    site.page(sec, html(items + "</p>", "Secção " + std::to_string(s)));
+  }
+  site.page("/", html(index + "</p>", "Arquivo"));
+}
+
+// Killed with -9 and resumed, a temporal crawl keeps its record of title
+// words: the resumed run learns again the titles of the pages judged before
+// the kill, in their order, so its summary counts every judged page's title.
+// Without them it would count only the pages it judged itself.
+TEST(CrawlCommand, AResumedTemporalCrawlKeepsTheTitleWordsItsPagesTaughtIt) {
+  Site site;
+  build_dated_site(site);
+  site.start();
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--db", db, "--delay-ms", "20",
+                                   "--host-connections", "2", "--connections", "4", "--quiet", site.url("/")};
+  Child first = spawn_cronista(args, (tmp / "err1").string());
+  const std::string judged = "SELECT COUNT(*) FROM history h JOIN pages p ON p.id = h.page_id "
+                             "WHERE p.relevant IS NOT NULL";
+  wait_for_count(db, judged, 30);
+  ::kill(first.pid, SIGKILL);
+  EXPECT_EQ(first.wait(), 128 + SIGKILL);
+  const std::int64_t before = count(db, judged);
+  ASSERT_GE(before, 30);
+  ASSERT_LT(before, kDatedSitePages) << "the crawl finished before the kill; make the site larger";
+
+  args.push_back("--resume");
+  Child again = spawn_cronista(args, (tmp / "err2").string());
+  ASSERT_EQ(again.wait(), 0) << testing::read_file(tmp / "err2");
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history"), kDatedSitePages);
+  EXPECT_EQ(titles_learnt((tmp / "err2").string()), count(db, judged)) << testing::read_file(tmp / "err2");
+}
+
+// A calendar trap recognised before a stop stays recognised after --resume:
+// an endless agenda of 1950 (every day links to the next; each page out of
+// the period) on one host, and on another the articles of 1942, each
+// linking to a day of the agenda of 1951 (URLs of the same pattern). Once
+// twenty agenda pages out of the period were fetched, no new agenda URL is
+// followed; the resumed run, fetching the articles left, requests no agenda
+// URL the crawl had not taken in before the stop. Without the counters
+// rebuilt it would walk into the agenda again from each article.
+TEST(CrawlCommand, ACalendarTrapRecognisedBeforeAStopIsNotCrawledIntoAfterTheResume) {
+  static const char* const kMonths[] = {"janeiro", "fevereiro", "março",    "abril",   "maio",     "junho",
+                                        "julho",   "agosto",    "setembro", "outubro", "novembro", "dezembro"};
+  Site agenda("127.0.0.2");
+  agenda.http().Get(R"(/agenda/(\d+)/(\d+)/(\d+))", [](const httplib::Request& req, httplib::Response& res) {
+    const int y = std::stoi(req.matches[1].str()), m = std::stoi(req.matches[2].str()),
+              d = std::stoi(req.matches[3].str());
+    if (m < 1 || m > 12 || d < 1 || d > 28) {
+      res.status = 404;
+      return;
+    }
+    const int next_m = d == 28 ? m % 12 + 1 : m, next_d = d == 28 ? 1 : d + 1;
+    const int next_y = d == 28 && m == 12 ? y + 1 : y;
+    const std::string next =
+        "/agenda/" + std::to_string(next_y) + "/" + std::to_string(next_m) + "/" + std::to_string(next_d);
+    res.set_content(html("<p>Agenda de " + std::to_string(d) + " de " + kMonths[m - 1] + " de " + std::to_string(y) +
+                             ": sem compromissos. <a href=\"" + next + "\">dia seguinte</a></p>",
+                         "Agenda"),
+                    "text/html; charset=utf-8");
+  });
+  agenda.start();
+  constexpr int kArticles = 60;
+  Site news;
+  std::string index = "<p>";
+  for (int a = 0; a < kArticles; ++a) {
+    const std::string path = "/artigo/" + std::to_string(a);
+    index += "<a href=\"" + path + "\">artigo</a> ";
+    const std::string day = agenda.url("/agenda/1951/" + std::to_string(a / 28 + 1) + "/" + std::to_string(a % 28 + 1));
+    news.page(path, html("<p>Em março de 1942 o porto de Lisboa reabriu aos navios neutros. <a href=\"" + day +
+                         "\">agenda do dia</a></p>"));
+  }
+  news.page("/", html(index + "<a href=\"" + agenda.url("/agenda/1950/1/1") + "\">agenda</a></p>"));
+  news.start();
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  std::vector<std::string> args = {"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", db,
+                                   "--delay-ms", "30", "--host-connections", "1", "--connections", "4", "--quiet",
+                                   news.url("/")};
+  Child first = spawn_cronista(args, (tmp / "err1").string());
+  wait_for_count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/agenda/%'", 20);
+  ::kill(first.pid, SIGTERM);
+  ASSERT_EQ(first.wait(), 128 + SIGTERM) << testing::read_file(tmp / "err1");
+  ASSERT_EQ(count(db, "SELECT COUNT(*) FROM history h JOIN pages p ON p.id = h.page_id "
+                      "WHERE h.url LIKE '%/agenda/%' AND p.relevant = 0"),
+            count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/agenda/%'"));
+  ASSERT_GE(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/agenda/%'"), 20);
+  ASSERT_LT(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo/%'"), kArticles)
+      << "every article was fetched before the stop; make the site larger";
+  std::set<std::string> taken_in;  // the agenda URLs the crawl holds: fetched, or queued
+  for (const std::string& u : rows(db, "SELECT url FROM urls WHERE url LIKE '%/agenda/%'"))
+    taken_in.insert(u.substr(agenda.origin().size()));
+  const std::size_t asked_before = agenda.server().log().size();
+
+  args.push_back("--resume");
+  Child again = spawn_cronista(args, (tmp / "err2").string());
+  ASSERT_EQ(again.wait(), 0) << testing::read_file(tmp / "err2");
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo/%'"), kArticles);
+  const auto log = agenda.server().log();
+  std::vector<std::string> walked_into;
+  for (std::size_t i = asked_before; i < log.size(); ++i)
+    if (log[i].path.rfind("/agenda/", 0) == 0 && !taken_in.count(log[i].path)) walked_into.push_back(log[i].path);
+  EXPECT_TRUE(walked_into.empty()) << walked_into.size() << " agenda pages new to the crawl, the first "
+                                   << walked_into.front();
 }
 
 TEST(CrawlCommand, RefusesBadUsageAndMismatchedDatabases) {

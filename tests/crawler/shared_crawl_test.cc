@@ -33,6 +33,7 @@ using testing::rows;
 using testing::Site;
 using testing::spawn_cronista;
 using testing::TempDir;
+using testing::titles_learnt;
 
 constexpr int kSites = 3;
 constexpr int kArticles = 40;
@@ -505,14 +506,6 @@ TEST_F(SharedCrawlWorkers, AWorkerStoppedWithSigtermGivesItsClaimsBackAndTheOthe
 
 // The number in a worker's summary line "title words: W, learnt from N
 // page titles of every worker" (-1 when the line is missing).
-std::int64_t titles_learnt(const std::string& err) {
-  const std::string text = testing::read_file(err);
-  const std::string key = ", learnt from ";
-  const auto at = text.find(key);
-  if (at == std::string::npos) return -1;
-  return std::stoll(text.substr(at + key.size()));
-}
-
 // A temporal worker stopped and resumed keeps what its links taught it:
 // each page records the priority it was fetched at, and the resumed worker
 // starts from those counts, so its claims tell Redis ('yield:WORKER', the
