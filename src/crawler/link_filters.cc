@@ -206,16 +206,21 @@ std::optional<std::string_view> CalendarTrapDetector::check(const CanonicalUrl& 
   const auto pattern = pattern_of(url, &year);
   if (!pattern) return std::nullopt;
   if (year > limits_.latest_year) return "calendar-future";
-  const std::uint64_t key = fnv1a(*pattern);
+  Counters* c = tracked(*pattern);
+  if (c == nullptr) return std::nullopt;
+  if (auto reason = trap_reason(*c)) return reason;
+  ++c->urls;
+  return std::nullopt;
+}
+
+CalendarTrapDetector::Counters* CalendarTrapDetector::tracked(std::string_view pattern) {
+  const std::uint64_t key = fnv1a(pattern);
   auto it = patterns_.find(key);
   if (it == patterns_.end()) {
-    if (patterns_.size() >= limits_.max_patterns) return std::nullopt;
+    if (patterns_.size() >= limits_.max_patterns) return nullptr;
     it = patterns_.emplace(key, Counters{}).first;
   }
-  Counters& c = it->second;
-  if (auto reason = trap_reason(c)) return reason;
-  ++c.urls;
-  return std::nullopt;
+  return &it->second;
 }
 
 std::optional<std::string_view> CalendarTrapDetector::trap_reason(const Counters& c) const {
@@ -246,15 +251,10 @@ void CalendarTrapDetector::count_again(std::string_view url) {
   if (run < 4) return;
   auto u = CanonicalUrl::parse(url);
   if (!u.ok()) return;
-  const auto pattern = pattern_of(*u);
-  if (!pattern) return;
-  const std::uint64_t key = fnv1a(*pattern);
-  auto it = patterns_.find(key);
-  if (it == patterns_.end()) {
-    if (patterns_.size() >= limits_.max_patterns) return;
-    it = patterns_.emplace(key, Counters{}).first;
-  }
-  if (it->second.urls < UINT32_MAX) ++it->second.urls;
+  int year = 0;
+  const auto pattern = pattern_of(*u, &year);
+  if (!pattern || year > limits_.latest_year) return;  // check() counts neither
+  if (Counters* c = tracked(*pattern); c != nullptr && c->urls < UINT32_MAX) ++c->urls;
 }
 
 void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) {

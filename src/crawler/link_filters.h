@@ -128,6 +128,9 @@ class CalendarTrapDetector {
     std::uint32_t out_of_scope_run = 0;  // consecutive fetched pages out of scope
     std::uint32_t in_scope = 0;          // fetched pages in scope
   };
+  // The counters of a pattern, tracked from now if there is room; null
+  // when Limits::max_patterns are tracked already.
+  Counters* tracked(std::string_view pattern);
   // The reason a URL of a pattern with counters `c` is skipped, or nullopt.
   std::optional<std::string_view> trap_reason(const Counters& c) const;
   Limits limits_;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cronista::crawler {
 namespace {
@@ -201,6 +203,50 @@ TEST(CalendarTraps, PatternsThatKeepGoingOutOfScopeAreCut) {
     ASSERT_EQ(d2.check(u), std::nullopt) << i;
     d2.record_scope(u, i % 4 == 0);
   }
+}
+
+// A resumed crawl rebuilds its detector from what it stored: each URL
+// counted again (count_again), then the scope of each page fetched, in
+// fetch order. It judges new URLs as the detector before the stop did.
+TEST(CalendarTraps, CountersRebuiltFromStoredUrlsJudgeAsTheLostOnes) {
+  CalendarTrapDetector::Limits limits;
+  limits.latest_year = 2030;
+  limits.max_urls_per_pattern = 12;
+  limits.urls_per_in_scope_page = 2;
+  limits.max_out_of_scope_run = 4;
+  CalendarTrapDetector lost(limits);
+  std::vector<std::string> stored;
+  std::vector<std::pair<std::string, bool>> fetched;
+  // An agenda walking out of the period (a trap by its out-of-scope run)
+  // and a newspaper's pages by date, mostly in scope (a bound earned).
+  for (int i = 1; i <= 6; ++i) {
+    const std::string a = "http://a.pt/agenda/1950/" + std::to_string(i);
+    if (lost.check(url(a))) break;
+    stored.push_back(a);
+    lost.record_scope(url(a), false);
+    fetched.emplace_back(a, false);
+  }
+  for (int i = 1; i <= 16; ++i) {
+    const std::string j = "http://a.pt/jornal/1942/3/" + std::to_string(i);
+    ASSERT_EQ(lost.check(url(j)), std::nullopt) << i;
+    stored.push_back(j);
+    if (i % 2 == 1) {  // every other page fetched, one in four out of scope
+      lost.record_scope(url(j), i % 4 != 3);
+      fetched.emplace_back(j, i % 4 != 3);
+    }
+  }
+  stored.push_back("http://a.pt/sobre");  // not calendar-like: passed over
+  CalendarTrapDetector rebuilt(limits);
+  for (const std::string& u : stored) rebuilt.count_again(u);
+  for (const auto& [u, in_scope] : fetched) rebuilt.record_scope(url(u), in_scope);
+  EXPECT_EQ(rebuilt.tracked_patterns(), lost.tracked_patterns());
+  EXPECT_EQ(rebuilt.flagged(url("http://a.pt/agenda/1950/7")), "calendar-out-of-scope");
+  for (int i = 17; i <= 40; ++i) {
+    const CanonicalUrl j = url("http://a.pt/jornal/1942/4/" + std::to_string(i % 28 + 1));
+    EXPECT_EQ(rebuilt.check(j), lost.check(j)) << i;
+  }
+  // An empty detector would have let the agenda in again.
+  EXPECT_EQ(CalendarTrapDetector(limits).check(url("http://a.pt/agenda/1950/7")), std::nullopt);
 }
 
 TEST(CalendarTraps, AnArchiveWhosePagesAreInScopeEarnsMoreUrls) {
