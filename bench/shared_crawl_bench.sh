@@ -14,13 +14,15 @@
 # them. Then precision, scored by `eval-crawl` against the web's truth: at
 # every page cut-off from 100 on, the three workers' shards merged by fetch
 # time against the lone crawl of the same run (target: within 2 points), and
-# two lone crawls against each other (the noise of the comparison), and a
-# lone crawl given the three workers' connections together (--connections
-# 96: as many transfers and pages waiting for analysis as the three have)
-# against the lone crawl: what that much parallelism costs without Redis.
+# a second lone crawl of the same run against the first (the noise of the
+# comparison), and a lone crawl given the three workers' connections
+# together (--connections 96: as many transfers and pages waiting for
+# analysis as the three have) against the lone crawl: what that much
+# parallelism costs without Redis (--no-wide leaves it out).
 # With several runs, the same gaps between the precision curves averaged
-# over the runs (mean_gap, mean_wide): a single run's order moves with the
-# machine's timing, and the mean of several is what the crawl does.
+# over the runs (mean_gap, mean_noise, mean_wide): a single run's order moves
+# with the machine's timing, and the mean of several is what the crawl does;
+# mean_noise is how far the mean curve of as many lone crawls moves by itself.
 # Then
 # Redis memory per million queued URLs (build/shared_frontier_bench: the
 # crawl's add script, 1 million URLs over 5,000 hosts).
@@ -35,7 +37,7 @@
 # --delays "D…" (default "100 0"), --port P (default 18630), --urls N,
 # --runs N, --worker-connections N (each of the three workers' --connections,
 # default 32 as the lone crawl's; 11 gives the three together about the lone
-# crawl's 32).
+# crawl's 32), --no-wide.
 # Needs build/cronista and build/shared_frontier_bench (CRONISTA_BIN and
 # CRONISTA_BENCH_BIN override them), redis-server and sqlite3.
 set -euo pipefail
@@ -52,6 +54,7 @@ urls=1000000
 runs=3
 keep=0
 worker_connections=32
+wide=1
 while (($#)); do
   case "$1" in
     --pages) pages="$2"; shift 2 ;;
@@ -63,7 +66,8 @@ while (($#)); do
     --runs) runs="$2"; shift 2 ;;
     --worker-connections) worker_connections="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-wide) wide=0; shift ;;
+    -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "shared_crawl_bench: unknown option '$1' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -145,8 +149,7 @@ for seed in $seeds; do
   [[ -s "$work/ready" ]] || { echo "shared_crawl_bench: the server did not start" >&2; cat "$work/serve-$seed.log" >&2; exit 1; }
 
   for delay in $delays; do
-    lones=() ones=() threes=() gaps=() wides=() curves=() wide_curves=()
-    noise="-"
+    lones=() ones=() threes=() gaps=() noises=() wides=() curves=() noise_curves=() wide_curves=()
 
     for run in $(seq 1 "$runs"); do
       tag="s$seed-d$delay"
@@ -176,30 +179,35 @@ for seed in $seeds; do
         { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-r$run.log" >&2; exit 1; }
       gaps+=("$(largest_gap lone three "$work/eval-$tag-r$run/curves.csv")")
       curves+=("$work/eval-$tag-r$run/curves.csv")
-      if ((run == 2)); then  # two lone crawls: the noise of the comparison
-        "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
-          --order "$work/lone-$tag-r1.order" --name lone1 --order "$work/lone-$tag-r2.order" --name lone2 \
-          --out "$work/eval-$tag-lone" >"$work/eval-$tag-lone.log" 2>&1 ||
-          { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone.log" >&2; exit 1; }
-        noise="$(largest_gap lone1 lone2 "$work/eval-$tag-lone/curves.csv")"
-      fi
-      # One process with the three workers' connections: the cost of the parallelism alone.
-      crawl "$seed" "$delay" "wide-$tag" --connections 96 --order-out "$work/wide-$tag-r$run.order"
+      # A second lone crawl of this run: the noise of the comparison.
+      crawl "$seed" "$delay" "lone2-$tag" --order-out "$work/lone2-$tag-r$run.order"
       "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
-        --order "$work/lone-$tag-r$run.order" --name lone --order "$work/wide-$tag-r$run.order" --name wide \
-        --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
-        { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
-      wides+=("$(largest_gap lone wide "$work/eval-$tag-wide-r$run/curves.csv")")
-      wide_curves+=("$work/eval-$tag-wide-r$run/curves.csv")
+        --order "$work/lone-$tag-r$run.order" --name lone --order "$work/lone2-$tag-r$run.order" --name lone2 \
+        --out "$work/eval-$tag-lone2-r$run" >"$work/eval-$tag-lone2-r$run.log" 2>&1 ||
+        { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone2-r$run.log" >&2; exit 1; }
+      noises+=("$(largest_gap lone lone2 "$work/eval-$tag-lone2-r$run/curves.csv")")
+      noise_curves+=("$work/eval-$tag-lone2-r$run/curves.csv")
+      if ((wide)); then
+        # One process with the three workers' connections: the cost of the parallelism alone.
+        crawl "$seed" "$delay" "wide-$tag" --connections 96 --order-out "$work/wide-$tag-r$run.order"
+        "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
+          --order "$work/lone-$tag-r$run.order" --name lone --order "$work/wide-$tag-r$run.order" --name wide \
+          --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
+          { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
+        wides+=("$(largest_gap lone wide "$work/eval-$tag-wide-r$run/curves.csv")")
+        wide_curves+=("$work/eval-$tag-wide-r$run/curves.csv")
+      fi
     done
     lone=$(median "${lones[@]}") one=$(median "${ones[@]}") three=$(median "${threes[@]}")
     total=0
     for w in 1 2 3; do total=$((total + $(downloads "$work/three-$tag-w$w.db"))); done
     twice=$(for w in 1 2 3; do sqlite3 "$work/three-$tag-w$w.db" "SELECT DISTINCT url FROM pages"; done | sort | uniq -d | wc -l)
     share=$(python3 -c 'import sys; print(f"{100 * float(sys.argv[1]) / float(sys.argv[2]):.0f}%")' "$lone" "$one")
-    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %-24s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" \
-      "$three" "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "$noise" "${wides[*]}" \
-      "$(largest_gap lone three "${curves[@]}")" "$(largest_gap lone wide "${wide_curves[@]}")")")
+    mean_wide="-"
+    ((wide)) && mean_wide="$(largest_gap lone wide "${wide_curves[@]}")"
+    rows+=("$(printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-24s %-24s %-10s %-10s %s' "$seed" "$delay" "$lone" "$one" "$share" \
+      "$three" "$total/$(downloads "$work/lone-$tag.db")" "$twice" "${gaps[*]}" "${noises[*]}" "${wides[*]:--}" \
+      "$(largest_gap lone three "${curves[@]}")" "$(largest_gap lone lone2 "${noise_curves[@]}")" "$mean_wide")")
   done
   stop_pid "$server_pid"
   server_pid=""
@@ -207,16 +215,17 @@ done
 
 echo
 echo "## shared frontier cost: sample web of $pages pages, budget $max_pages, Redis on a unix socket, $(nproc) cores, median of $runs runs"
-printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-10s %-24s %-10s %s\n' seed delay lone_s one_s share three_s pages \
-  twice precision_gap lone_noise wide_gap mean_gap mean_wide
+printf '%-5s %6s %9s %9s %6s %9s %8s %6s  %-24s %-24s %-24s %-10s %-10s %s\n' seed delay lone_s one_s share three_s pages \
+  twice precision_gap lone_noise wide_gap mean_gap mean_noise mean_wide
 printf '%s\n' "${rows[@]}"
 echo "(share: lone seconds / one worker's seconds; pages: three workers' downloads / the lone crawl's"
 echo " and twice: URLs in more than one of the three shards, of the last run;"
 echo " precision_gap: per run, the largest difference in points between the three workers' precision and"
 echo " the lone crawl's at a page cut-off from 100 on, @ that cut-off (target: within 2 points);"
-echo " lone_noise: the same between the first two lone crawls;"
+echo " lone_noise: per run, the same between a second lone crawl and the first;"
 echo " wide_gap: per run, the same between one process with --connections 96 and the lone crawl;"
-echo " mean_gap, mean_wide: the same as precision_gap and wide_gap between the curves averaged over the runs)"
+echo " mean_gap, mean_noise, mean_wide: the same as precision_gap, lone_noise and wide_gap between the curves"
+echo " averaged over the runs; mean_noise is the noise floor of mean_gap)"
 
 if ((urls > 0)); then
   echo
