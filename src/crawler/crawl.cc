@@ -768,6 +768,7 @@ void Crawl::on_response(FetchResponse&& r) {
         aliases_.on_end(e.url);
       }
     } else {
+      aliases_.on_end(e.url);
       p.error_kind = "bad-redirect";
       p.error = "Location '" + r.location + "': " + target.status().message();
       count_error("bad-redirect");

@@ -253,7 +253,7 @@ void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) 
 
 std::string RedirectAliases::template_of(const CanonicalUrl& url) {
   const std::string_view text = url.path_and_query();
-  std::string out = url.authority();
+  std::string out = std::string(url.scheme()) + "://" + url.authority();
   out.reserve(out.size() + text.size());
   bool query = false, value = false;
   for (std::size_t i = 0; i < text.size();) {

@@ -36,13 +36,14 @@
 //   pages were all out of the period (a calendar walking away from it).
 // * "redirect-alias" (RedirectAliases): a queued URL, when its turn comes,
 //   whose template (the authority, path and query with every digit run
-//   replaced by "#" and every query value by "*") has led through redirects
+//   replaced by "#" and every query value by "*", after the scheme) has led through redirects
 //   only to pages the crawl already had: at least Limits::min_chains
 //   redirect chains started by URLs of the template, at least
 //   Limits::known_share of them ending on a URL the crawl knew. A portal's
 //   click-through hops (/ir/123 -> /saida/123 -> a site already crawled) are
 //   new URLs that bring nothing new, and politeness makes each cost a slot
-//   of its host. Every Limits::explore_every-th URL of such a template is
+//   of its host. The scheme is part of the template: a site whose http
+//   links redirect to its https pages does not make its https URLs aliases. Every Limits::explore_every-th URL of such a template is
 //   still fetched, so a template whose hops start leading to new pages is
 //   let through again; a URL reached by a redirect is always followed, so
 //   the chains of the URLs explored end and are counted.
@@ -158,8 +159,8 @@ class RedirectAliases {
   RedirectAliases() = default;
   explicit RedirectAliases(Limits limits) : limits_(limits) {}
 
-  // The template of a URL: its authority, path and query with every digit
-  // run replaced by "#" and every query value by "*".
+  // The template of a URL: its scheme, authority, path and query with every
+  // digit run replaced by "#" and every query value by "*".
   static std::string template_of(const CanonicalUrl& url);
 
   // A download of `url` answered by a redirect to `target`: `target_known`

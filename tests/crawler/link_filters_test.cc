@@ -236,10 +236,11 @@ TEST(CalendarTraps, MemoryIsBounded) {
 }
 
 TEST(RedirectAliases, TheTemplateHidesNumbersAndQueryValues) {
-  EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br/ir/123")), "portal.br/ir/#");
+  EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br/ir/123")), "http://portal.br/ir/#");
   EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br/clique?u=http%3A%2F%2Fa.pt%2Fx&id=7")),
-            "portal.br/clique?u=*&id=*");
-  EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br:8080/v2/saida/9-noticia")), "portal.br:8080/v#/saida/#-noticia");
+            "http://portal.br/clique?u=*&id=*");
+  EXPECT_EQ(RedirectAliases::template_of(url("https://portal.br:8080/v2/saida/9-noticia")),
+            "https://portal.br:8080/v#/saida/#-noticia");
 }
 
 // Chains of /ir/N -> /saida/N -> a page the crawl has: both hop templates
@@ -262,6 +263,7 @@ TEST(RedirectAliases, HopsThatOnlyReachKnownPagesAreDroppedButOneInEightIsExplor
   EXPECT_EQ(dropped, 14);  // every eighth is fetched
   EXPECT_FALSE(a.drop(url("http://portal.br/noticia/5"))) << "another template";
   EXPECT_FALSE(a.drop(url("http://outro.pt/ir/5"))) << "another host";
+  EXPECT_FALSE(a.drop(url("https://portal.br/ir/5"))) << "another scheme";
 }
 
 TEST(RedirectAliases, HopsThatLeadToNewPagesAreNeverDropped) {
