@@ -761,7 +761,8 @@ void Crawl::on_response(FetchResponse&& r) {
       } else if (scope_.allows(*target)) {
         const std::uint32_t host = host_for(*target, job);
         const bool known = frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1),
-                                          true, jobs_submitted_ + 1, &job.ops) == Frontier::Added::Known;
+                                          true, jobs_submitted_ + 1, &job.ops, 0, false, e.seq) ==
+                           Frontier::Added::Known;
         if (known) ++skipped_["redirect-seen"];
         if (base.ok()) aliases_.on_redirect(*base, target->str(), known);
       } else {
