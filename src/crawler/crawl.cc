@@ -297,6 +297,7 @@ class Crawl {
   RobotsPolicy robots_policy_;
   HostScope scope_;
   CalendarTrapDetector calendar_;
+  RedirectAliases aliases_;
   std::unordered_set<std::uint64_t> seed_keys_;  // url_key() of the seeds given (a claim's depth)
   TitleWords title_words_;
   // The page titles title_words_ learnt: in this run and, on --resume,
@@ -781,13 +782,19 @@ void Crawl::on_response(FetchResponse&& r) {
       if (replicas_) replicas_->note_redirect(e.url, p.redirect_to);
       if (e.redirects >= o_.max_redirects) {
         count_error("redirect-limit");
+        aliases_.on_end(e.url);
       } else if (scope_.allows(*target)) {
         const std::uint32_t host = host_for(*target, job);
-        if (frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1), true,
-                           jobs_submitted_ + 1, &job.ops) == Frontier::Added::Known)
-          ++skipped_["redirect-seen"];
+        const bool known = frontier_->add(target->str(), host, e.depth, static_cast<std::uint8_t>(e.redirects + 1),
+                                          true, jobs_submitted_ + 1, &job.ops, 0, false, e.seq) ==
+                           Frontier::Added::Known;
+        if (known) ++skipped_["redirect-seen"];
+        if (base.ok()) aliases_.on_redirect(*base, target->str(), known);
+      } else {
+        aliases_.on_end(e.url);
       }
     } else {
+      aliases_.on_end(e.url);
       p.error_kind = "bad-redirect";
       p.error = "Location '" + r.location + "': " + target.status().message();
       count_error("bad-redirect");
@@ -802,6 +809,7 @@ void Crawl::on_response(FetchResponse&& r) {
   }
 
   // A download: any HTTP response that is not a redirect.
+  aliases_.on_end(e.url);
   p.history = r.error == FetchError::None;
   const bool analyse = r.error == FetchError::None && r.status >= 200 && r.status < 300 &&
                        looks_like_html(r.content_type, r.body);
@@ -1939,6 +1947,15 @@ void Crawl::dispatch() {
       submit(std::move(job));
       const auto& robots = hosts_[e->host].robots_entry;
       ++skipped_[robots && robots->source == RobotsSource::kUnreachable ? "host-unreachable" : "robots"];
+      frontier_->host_changed(e->host, now);
+      continue;
+    }
+    if (e->redirects == 0 && aliases_.drop(*u)) {
+      // A click-through hop of a template that leads only to known pages.
+      StoreJob job;
+      frontier_->finish(*e, UrlState::Dropped, &job.ops);
+      submit(std::move(job));
+      ++skipped_["redirect-alias"];
       frontier_->host_changed(e->host, now);
       continue;
     }

@@ -148,7 +148,7 @@ void Frontier::touch(std::uint32_t host) {
 
 Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
                               bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops,
-                              std::uint8_t penalty, bool announced) {
+                              std::uint8_t penalty, bool announced, std::uint32_t at_seq) {
   penalty = announced ? kAnnouncedPenalty : std::min(penalty, kMaxLinkPenalty);
   const std::uint64_t key = url_key(url);
   SeenSet::Slot* slot = seen_.find(key);
@@ -164,7 +164,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
     slot->state = UrlState::Queued;
     slot->backlinks = claiming_ ? claimed_backlinks_ : (count_backlink ? 1 : 0);
     slot->host = host;
-    slot->seq = next_seq_++;
+    slot->seq = at_seq != 0 ? at_seq : next_seq_++;
     slot->depth = depth;
     slot->penalty = penalty;
     ++hosts_[host].urls;

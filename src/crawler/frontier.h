@@ -167,10 +167,13 @@ class Frontier {
   // link's context is (added to the priority; a URL keeps the lowest
   // penalty offered, at most kMaxLinkPenalty). `announced`: a URL a hub
   // announced on a revisit, queued at the head (it keeps that place). `job`
-  // is the store job that will carry the ops appended to *ops.
+  // is the store job that will carry the ops appended to *ops. `at_seq`: the
+  // discovery sequence a new entry takes, 0 for the next; a redirect target
+  // takes the place of the URL that redirected to it, so that a chain, once
+  // started, goes on before the URLs found after its first hop.
   Added add(std::string_view url, std::uint32_t host, std::uint16_t depth, std::uint8_t redirects,
             bool count_backlink, std::uint64_t job, std::vector<FrontierOp>* ops, std::uint8_t penalty = 0,
-            bool announced = false);
+            bool announced = false, std::uint32_t at_seq = 0);
 
   // A URL claimed from the shared frontier: queued here like a seed, with
   // the priority the shared frontier ranked it by (as backlinks and a

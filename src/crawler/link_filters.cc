@@ -270,4 +270,89 @@ void CalendarTrapDetector::record_scope(const CanonicalUrl& url, bool in_scope) 
   }
 }
 
+// ---- redirect aliases ------------------------------------------------------------
+
+std::string RedirectAliases::template_of(const CanonicalUrl& url) {
+  const std::string_view text = url.path_and_query();
+  std::string out = std::string(url.scheme()) + "://" + url.authority();
+  out.reserve(out.size() + text.size());
+  bool query = false, value = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (value && c != '&') {  // a query value: one "*" for all of it
+      ++i;
+      continue;
+    }
+    value = false;
+    if (c == '?' && !query) {
+      query = true;
+    } else if (query && c == '=') {
+      out += "=*";
+      value = true;
+      ++i;
+      continue;
+    } else if (is_digit(c)) {
+      while (i < text.size() && is_digit(text[i])) ++i;
+      out.push_back('#');
+      continue;
+    }
+    out.push_back(c);
+    ++i;
+  }
+  return out;
+}
+
+bool RedirectAliases::judged(const Counters& c) const {
+  return c.chains >= static_cast<std::uint32_t>(std::max(1, limits_.min_chains)) &&
+         static_cast<double>(c.known) >= limits_.known_share * static_cast<double>(c.chains);
+}
+
+void RedirectAliases::end_chain(const std::vector<std::uint64_t>& templates, bool known) {
+  for (std::uint64_t key : templates) {
+    auto it = templates_.find(key);
+    if (it == templates_.end()) {
+      if (templates_.size() >= limits_.max_templates) continue;
+      it = templates_.emplace(key, Counters{}).first;
+    }
+    ++it->second.chains;
+    if (known) ++it->second.known;
+  }
+}
+
+void RedirectAliases::on_redirect(const CanonicalUrl& url, const std::string& target, bool target_known) {
+  std::vector<std::uint64_t> chain;
+  if (auto it = pending_.find(url.str()); it != pending_.end()) {
+    chain = std::move(it->second);
+    pending_.erase(it);
+  }
+  const std::uint64_t key = fnv1a(template_of(url));
+  if (std::find(chain.begin(), chain.end(), key) == chain.end()) chain.push_back(key);
+  if (target_known) {
+    end_chain(chain, true);
+  } else if (pending_.size() < limits_.max_pending) {
+    pending_[target] = std::move(chain);
+  }
+}
+
+void RedirectAliases::on_end(const std::string& url) {
+  auto it = pending_.find(url);
+  if (it == pending_.end()) return;
+  end_chain(it->second, false);
+  pending_.erase(it);
+}
+
+bool RedirectAliases::drop(const CanonicalUrl& url) {
+  if (templates_.empty()) return false;
+  auto it = templates_.find(fnv1a(template_of(url)));
+  if (it == templates_.end() || !judged(it->second)) return false;
+  const int every = std::max(1, limits_.explore_every);
+  return ++it->second.asked % static_cast<std::uint32_t>(every) != 0;
+}
+
+std::size_t RedirectAliases::judged_templates() const {
+  std::size_t n = 0;
+  for (const auto& [key, c] : templates_) n += judged(c) ? 1 : 0;
+  return n;
+}
+
 }  // namespace cronista::crawler

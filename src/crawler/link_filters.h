@@ -34,6 +34,19 @@
 //   looks for, not a trap); and, once the crawl loop reports scope
 //   decisions, a pattern whose last Limits::max_out_of_scope_run fetched
 //   pages were all out of the period (a calendar walking away from it).
+// * "redirect-alias" (RedirectAliases): a queued URL, when its turn comes,
+//   whose template (the authority, path and query with every digit run
+//   replaced by "#" and every query value by "*", after the scheme) has led through redirects
+//   only to pages the crawl already had: at least Limits::min_chains
+//   redirect chains started by URLs of the template, at least
+//   Limits::known_share of them ending on a URL the crawl knew. A portal's
+//   click-through hops (/ir/123 -> /saida/123 -> a site already crawled) are
+//   new URLs that bring nothing new, and politeness makes each cost a slot
+//   of its host. The scheme is part of the template: a site whose http
+//   links redirect to its https pages does not make its https URLs aliases. Every Limits::explore_every-th URL of such a template is
+//   still fetched, so a template whose hops start leading to new pages is
+//   let through again; a URL reached by a redirect is always followed, so
+//   the chains of the URLs explored end and are counted.
 #pragma once
 
 #include <cstdint>
@@ -135,6 +148,59 @@ class CalendarTrapDetector {
   std::optional<std::string_view> trap_reason(const Counters& c) const;
   Limits limits_;
   std::unordered_map<std::uint64_t, Counters> patterns_;
+};
+
+// Redirect aliases of one crawl (see "redirect-alias" above). Not
+// thread-safe. Memory is bounded: at most Limits::max_templates templates
+// and Limits::max_pending chains under way are tracked; URLs of untracked
+// templates are let through.
+class RedirectAliases {
+ public:
+  struct Limits {
+    int min_chains = 10;
+    double known_share = 0.9;
+    int explore_every = 8;
+    std::size_t max_templates = 100000;
+    std::size_t max_pending = 100000;
+  };
+
+  RedirectAliases() = default;
+  explicit RedirectAliases(Limits limits) : limits_(limits) {}
+
+  // The template of a URL: its scheme, authority, path and query with every
+  // digit run replaced by "#" and every query value by "*".
+  static std::string template_of(const CanonicalUrl& url);
+
+  // A download of `url` answered by a redirect to `target`: `target_known`
+  // when the crawl had the target already (the chain ends on a known page),
+  // else the chain goes on through `target`.
+  void on_redirect(const CanonicalUrl& url, const std::string& target, bool target_known);
+  // An answer to `url` that does not lead on to a page the crawl knew: a
+  // download (a page new to the crawl, or an error), or a redirect the crawl
+  // does not follow (out of scope, too many hops). A chain that reached
+  // `url` ends there as one that did not end on a known page.
+  void on_end(const std::string& url);
+
+  // Whether a queued URL that no redirect led to is to be dropped without a
+  // request: its template is judged a redirect alias and this is not one of
+  // the URLs explored (counts the URLs of the template asked about).
+  bool drop(const CanonicalUrl& url);
+
+  std::size_t judged_templates() const;
+
+ private:
+  struct Counters {
+    std::uint32_t chains = 0;  // chains ended, started by a URL of the template
+    std::uint32_t known = 0;   // of them, on a URL the crawl had
+    std::uint32_t asked = 0;   // queued URLs of the template since it was judged
+  };
+  bool judged(const Counters& c) const;
+  void end_chain(const std::vector<std::uint64_t>& templates, bool known);
+  Limits limits_;
+  std::unordered_map<std::uint64_t, Counters> templates_;
+  // A chain under way: the URL its last redirect named, and the templates
+  // of the URLs that started it.
+  std::unordered_map<std::string, std::vector<std::uint64_t>> pending_;
 };
 
 }  // namespace cronista::crawler

@@ -253,6 +253,71 @@ TEST(Crawl, RecordsEachRedirectHopAndStopsLoops) {
             (std::vector<std::string>{site.url("/"), site.url("/final")}));
 }
 
+// A portal's directory, eight pages of ten click-through links each, every
+// one a chain /ir/N (302) -> /saida/N (301) -> a newspaper article the crawl
+// already has (the home page links them all), or, with `new_pages`, an
+// article linked from nowhere else.
+void serve_directory(Site& site, bool new_pages) {
+  const auto ir = [&site, new_pages](const httplib::Request& req, httplib::Response& res) {
+    res.set_redirect("/saida/" + req.path.substr(4), 302);
+  };
+  site.http().Get(R"(/ir/\d+)", ir);
+  site.http().Get(R"(/saida/\d+)", [new_pages](const httplib::Request& req, httplib::Response& res) {
+    res.set_redirect((new_pages ? "/nova/" : "/artigo/") + req.path.substr(7), 301);
+  });
+  std::string home = "<p>Os jornais do dia.</p>";
+  for (int page = 0; page < 8; ++page) {
+    std::string links = "<p>Diretório de sítios, página " + std::to_string(page + 1) + ".</p><ul>";
+    for (int k = 0; k < 10; ++k) {
+      const std::string n = std::to_string(page * 10 + k);
+      links += "<li><a href=\"/ir/" + n + "\">Sítio " + n + "</a></li>";
+      site.page("/artigo/" + n, html("<p>Artigo " + n + " do jornal, publicado em 12 de maio de 1941.</p>"));
+      site.page("/nova/" + n, html("<p>Notícia " + n + ", de 3 de junho de 1942.</p>"));
+      if (!new_pages) home += "<a href=\"/artigo/" + n + "\">artigo " + n + "</a> ";
+    }
+    if (page + 1 < 8) links += "</ul><p><a href=\"/diretorio/" + std::to_string(page + 1) + "\">seguinte</a></p>";
+    site.page("/diretorio/" + std::to_string(page), html(links, "Diretório"));
+  }
+  site.page("/", html(home + "<p><a href=\"/diretorio/0\">diretório</a></p>", "Início"));
+}
+
+int requests_under(const Site& site, const std::string& prefix) {
+  int n = 0;
+  for (const auto& path : const_cast<Site&>(site).server().paths()) n += path.rfind(prefix, 0) == 0;
+  return n;
+}
+
+TEST(Crawl, ClickThroughHopsThatOnlyLeadToPagesItHasAreDroppedUnfetched) {
+  Site site;
+  serve_directory(site, false);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  auto s = crawl_ok(o);
+  EXPECT_EQ(s.end_reason, "frontier-empty");
+  for (int n = 0; n < 80; ++n) EXPECT_EQ(site.server().count("/artigo/" + std::to_string(n)), 1) << n;
+  const int hops = requests_under(site, "/ir/");
+  // The first pages' hops teach the crawl that the template leads only to
+  // pages it has; of the rest, every eighth is still fetched.
+  EXPECT_GE(hops, 10);
+  EXPECT_LT(hops, 50);
+  EXPECT_EQ(s.skipped["redirect-alias"] + hops, 80);
+  EXPECT_EQ(requests_under(site, "/saida/"), hops) << "a chain once started is followed to its end";
+  EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM pages WHERE url LIKE '%/ir/%'"), hops);
+}
+
+TEST(Crawl, ClickThroughHopsThatLeadToNewPagesAreAllFollowed) {
+  Site site;
+  serve_directory(site, true);
+  site.start();
+  TempDir tmp;
+  auto o = test_options(tmp, {site.url("/")});
+  auto s = crawl_ok(o);
+  EXPECT_EQ(requests_under(site, "/ir/"), 80);
+  EXPECT_EQ(requests_under(site, "/nova/"), 80);
+  EXPECT_EQ(s.skipped.count("redirect-alias"), 0u);
+}
+
 TEST(Crawl, RetriesServerErrorsHonouringRetryAfterAndRecordsFailures) {
   Site site;
   std::atomic<int> busy_calls{0};

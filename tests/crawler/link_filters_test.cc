@@ -281,5 +281,61 @@ TEST(CalendarTraps, MemoryIsBounded) {
   EXPECT_EQ(d.tracked_patterns(), 10u);
 }
 
+TEST(RedirectAliases, TheTemplateHidesNumbersAndQueryValues) {
+  EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br/ir/123")), "http://portal.br/ir/#");
+  EXPECT_EQ(RedirectAliases::template_of(url("http://portal.br/clique?u=http%3A%2F%2Fa.pt%2Fx&id=7")),
+            "http://portal.br/clique?u=*&id=*");
+  EXPECT_EQ(RedirectAliases::template_of(url("https://portal.br:8080/v2/saida/9-noticia")),
+            "https://portal.br:8080/v#/saida/#-noticia");
+}
+
+// Chains of /ir/N -> /saida/N -> a page the crawl has: both hop templates
+// learn that they end on known pages.
+void known_chain(RedirectAliases& a, int n) {
+  const std::string ir = "http://portal.br/ir/" + std::to_string(n), saida = "http://portal.br/saida/" + std::to_string(n);
+  a.on_redirect(url(ir), saida, false);
+  a.on_redirect(url(saida), "http://jornal.pt/artigo/" + std::to_string(n), true);
+}
+
+TEST(RedirectAliases, HopsThatOnlyReachKnownPagesAreDroppedButOneInEightIsExplored) {
+  RedirectAliases a;
+  for (int n = 0; n < 9; ++n) known_chain(a, n);
+  EXPECT_FALSE(a.drop(url("http://portal.br/ir/100"))) << "nine chains are too few to judge";
+  EXPECT_EQ(a.judged_templates(), 0u);
+  known_chain(a, 9);
+  EXPECT_EQ(a.judged_templates(), 2u);  // /ir/# and /saida/#: each started or went through ten chains
+  int dropped = 0;
+  for (int n = 100; n < 116; ++n) dropped += a.drop(url("http://portal.br/ir/" + std::to_string(n)));
+  EXPECT_EQ(dropped, 14);  // every eighth is fetched
+  EXPECT_FALSE(a.drop(url("http://portal.br/noticia/5"))) << "another template";
+  EXPECT_FALSE(a.drop(url("http://outro.pt/ir/5"))) << "another host";
+  EXPECT_FALSE(a.drop(url("https://portal.br/ir/5"))) << "another scheme";
+}
+
+TEST(RedirectAliases, HopsThatLeadToNewPagesAreNeverDropped) {
+  RedirectAliases a;
+  for (int n = 0; n < 40; ++n) {
+    const std::string vai = "http://portal.br/vai/" + std::to_string(n), nova = "http://jornal.pt/nova/" + std::to_string(n);
+    a.on_redirect(url(vai), nova, false);
+    a.on_end(nova);  // downloaded: a page new to the crawl
+  }
+  EXPECT_EQ(a.judged_templates(), 0u);
+  for (int n = 100; n < 116; ++n) EXPECT_FALSE(a.drop(url("http://portal.br/vai/" + std::to_string(n))));
+}
+
+TEST(RedirectAliases, ATemplateWhoseExploredHopsStartFindingNewPagesIsLetThroughAgain) {
+  RedirectAliases a;
+  for (int n = 0; n < 10; ++n) known_chain(a, n);
+  ASSERT_TRUE(a.drop(url("http://portal.br/ir/200")));
+  // The explored hops now lead to new articles: two chains of twelve that
+  // end on known pages are under the share.
+  for (int n = 10; n < 12; ++n) {
+    const std::string ir = "http://portal.br/ir/" + std::to_string(n), nova = "http://jornal.pt/nova/" + std::to_string(n);
+    a.on_redirect(url(ir), nova, false);
+    a.on_end(nova);
+  }
+  for (int n = 300; n < 316; ++n) EXPECT_FALSE(a.drop(url("http://portal.br/ir/" + std::to_string(n))));
+}
+
 }  // namespace
 }  // namespace cronista::crawler
