@@ -60,6 +60,7 @@ int hamming_distance(std::uint64_t a, std::uint64_t b) { return std::popcount(a 
 bool is_change(const ContentSignature& before, const ContentSignature& after, int max_same_bits) {
   if (before.exact == after.exact) return false;
   if (before.words < kNearDuplicateMinWords || after.words < kNearDuplicateMinWords) return true;
+  if (before.words != after.words) return true;  // words added or taken away
   return hamming_distance(before.simhash, after.simhash) > max_same_bits;
 }
 

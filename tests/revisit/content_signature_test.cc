@@ -46,6 +46,28 @@ TEST(ContentSignature, ANewParagraphIsAChange) {
   EXPECT_TRUE(is_change(content_signature(kArticle), content_signature(updated)));
 }
 
+TEST(ContentSignature, ASentenceAddedIsAChangeEvenWhereTheSimhashBarelyMoves) {
+  // An update line and a sentence of news added to a long article: words
+  // added, so a change, though the simhash moves by no more than a typo's.
+  const std::string updated = kArticle + " Atualizado às 14h32: os aliados entraram em Cherburgo.";
+  const auto a = content_signature(kArticle), b = content_signature(updated);
+  EXPECT_LE(hamming_distance(a.simhash, b.simhash), kNearDuplicateBits);
+  EXPECT_TRUE(is_change(a, b));
+  // A sentence taken away.
+  std::string cut = kArticle;
+  cut.erase(cut.find(" Caen só seria tomada"), cut.find(" Em Portugal") - cut.find(" Caen só seria tomada"));
+  EXPECT_TRUE(is_change(a, content_signature(cut)));
+}
+
+TEST(ContentSignature, ACounterInTheMainTextIsNotAChange) {
+  // Furniture that leaked into the main text and changes in place on every
+  // fetch: as many words, a number altered.
+  const auto a = content_signature(kArticle + " Artigo lido 1203 vezes.");
+  const auto b = content_signature(kArticle + " Artigo lido 1251 vezes.");
+  EXPECT_NE(a.exact, b.exact);
+  EXPECT_FALSE(is_change(a, b));
+}
+
 TEST(ContentSignature, AnotherArticleIsFarAway) {
   const std::string other =
       "No verão de 2001 a seca atingiu o Alentejo e as barragens ficaram a metade da capacidade; "
