@@ -135,6 +135,15 @@ else:
     print(f"{100 * (mean[b][n] - mean[a][n]):+.1f}@{n}")
 PY
 }
+# The precision of lone crawl $4 of run $3 ($4-$2-r$3.order) against the
+# lone crawl of the same run, by eval-crawl into eval-$2-$4-r$3/.
+against_lone() {
+  local web="$1" tag="$2" run="$3" name="$4"
+  "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
+    --order "$work/lone-$tag-r$run.order" --name lone --order "$work/$name-$tag-r$run.order" --name "$name" \
+    --out "$work/eval-$tag-$name-r$run" >"$work/eval-$tag-$name-r$run.log" 2>&1 ||
+    { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-$name-r$run.log" >&2; exit 1; }
+}
 downloads() { sqlite3 "$1" "SELECT COUNT(*) FROM pages WHERE error_kind IS NULL AND id NOT IN (SELECT page_id FROM redirects)"; }
 
 rows=()
@@ -181,19 +190,13 @@ for seed in $seeds; do
       curves+=("$work/eval-$tag-r$run/curves.csv")
       # A second lone crawl of this run: the noise of the comparison.
       crawl "$seed" "$delay" "lone2-$tag" --order-out "$work/lone2-$tag-r$run.order"
-      "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
-        --order "$work/lone-$tag-r$run.order" --name lone --order "$work/lone2-$tag-r$run.order" --name lone2 \
-        --out "$work/eval-$tag-lone2-r$run" >"$work/eval-$tag-lone2-r$run.log" 2>&1 ||
-        { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-lone2-r$run.log" >&2; exit 1; }
+      against_lone "$web" "$tag" "$run" lone2
       noises+=("$(largest_gap lone lone2 "$work/eval-$tag-lone2-r$run/curves.csv")")
       noise_curves+=("$work/eval-$tag-lone2-r$run/curves.csv")
       if ((wide)); then
         # One process with the three workers' connections: the cost of the parallelism alone.
         crawl "$seed" "$delay" "wide-$tag" --connections 96 --order-out "$work/wide-$tag-r$run.order"
-        "$bin" eval-crawl --truth "$web/truth.jsonl" --scope 1939-1945 --no-oracle \
-          --order "$work/lone-$tag-r$run.order" --name lone --order "$work/wide-$tag-r$run.order" --name wide \
-          --out "$work/eval-$tag-wide-r$run" >"$work/eval-$tag-wide-r$run.log" 2>&1 ||
-          { echo "shared_crawl_bench: eval-crawl failed:" >&2; cat "$work/eval-$tag-wide-r$run.log" >&2; exit 1; }
+        against_lone "$web" "$tag" "$run" wide
         wides+=("$(largest_gap lone wide "$work/eval-$tag-wide-r$run/curves.csv")")
         wide_curves+=("$work/eval-$tag-wide-r$run/curves.csv")
       fi

@@ -281,19 +281,25 @@ void serve_directory(Site& site, bool new_pages) {
   site.page("/", html(home + "<p><a href=\"/diretorio/0\">diretório</a></p>", "Início"));
 }
 
-int requests_under(const Site& site, const std::string& prefix) {
+int requests_under(Site& site, const std::string& prefix) {
   int n = 0;
-  for (const auto& path : const_cast<Site&>(site).server().paths()) n += path.rfind(prefix, 0) == 0;
+  for (const auto& path : site.server().paths()) n += path.rfind(prefix, 0) == 0;
   return n;
+}
+
+// A general crawl of the directory from its home page.
+CrawlSummary crawl_directory(Site& site, bool new_pages, const TempDir& tmp, CrawlOptions* o) {
+  serve_directory(site, new_pages);
+  site.start();
+  *o = test_options(tmp, {site.url("/")});
+  return crawl_ok(*o);
 }
 
 TEST(Crawl, ClickThroughHopsThatOnlyLeadToPagesItHasAreDroppedUnfetched) {
   Site site;
-  serve_directory(site, false);
-  site.start();
   TempDir tmp;
-  auto o = test_options(tmp, {site.url("/")});
-  auto s = crawl_ok(o);
+  CrawlOptions o;
+  auto s = crawl_directory(site, false, tmp, &o);
   EXPECT_EQ(s.end_reason, "frontier-empty");
   for (int n = 0; n < 80; ++n) EXPECT_EQ(site.server().count("/artigo/" + std::to_string(n)), 1) << n;
   const int hops = requests_under(site, "/ir/");
@@ -308,11 +314,9 @@ TEST(Crawl, ClickThroughHopsThatOnlyLeadToPagesItHasAreDroppedUnfetched) {
 
 TEST(Crawl, ClickThroughHopsThatLeadToNewPagesAreAllFollowed) {
   Site site;
-  serve_directory(site, true);
-  site.start();
   TempDir tmp;
-  auto o = test_options(tmp, {site.url("/")});
-  auto s = crawl_ok(o);
+  CrawlOptions o;
+  auto s = crawl_directory(site, true, tmp, &o);
   EXPECT_EQ(requests_under(site, "/ir/"), 80);
   EXPECT_EQ(requests_under(site, "/nova/"), 80);
   EXPECT_EQ(s.skipped.count("redirect-alias"), 0u);
