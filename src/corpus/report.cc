@@ -615,8 +615,8 @@ class ReportBuilder {
                   "intervals (a 304 is a visit without a change), with a prior of one pseudo-visit each way at the "
                   "crawl's pooled rate (changes over seconds observed, all pages, with the default of one change a day worth one more page); its freshness at the crawl's last fetch is e^(-rate x time since its last visit), "
                   "its age the expected time since the first change missed; both averaged over the pages, all "
-                  "alike. A change is a change of the main text (page furniture left out, near-duplicates within 3 "
-                  "simhash bits not counted)."};
+                  "alike. A change is a change of the main text (page furniture left out; words altered in place "
+                  "within 3 simhash bits not counted, words added or taken away counted)."};
     auto row = [&](ReportTable& table, std::string name, ReportValue v) {
       table.rows.push_back(ReportRow{std::move(name), {std::move(v)}});
     };
