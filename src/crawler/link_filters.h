@@ -35,18 +35,20 @@
 //   decisions, a pattern whose last Limits::max_out_of_scope_run fetched
 //   pages were all out of the period (a calendar walking away from it).
 // * "redirect-alias" (RedirectAliases): a queued URL, when its turn comes,
-//   whose template (the authority, path and query with every digit run
-//   replaced by "#" and every query value by "*", after the scheme) has led through redirects
-//   only to pages the crawl already had: at least Limits::min_chains
-//   redirect chains started by URLs of the template, at least
-//   Limits::known_share of them ending on a URL the crawl knew. A portal's
-//   click-through hops (/ir/123 -> /saida/123 -> a site already crawled) are
-//   new URLs that bring nothing new, and politeness makes each cost a slot
-//   of its host. The scheme is part of the template: a site whose http
-//   links redirect to its https pages does not make its https URLs aliases. Every Limits::explore_every-th URL of such a template is
-//   still fetched, so a template whose hops start leading to new pages is
-//   let through again; a URL reached by a redirect is always followed, so
-//   the chains of the URLs explored end and are counted.
+//   whose template (the scheme, authority, path and query with every digit
+//   run replaced by "#" and every query value by "*") has led through
+//   redirects only to pages the crawl already had: at least
+//   Limits::min_chains redirect chains started by or passing through URLs
+//   of the template, at least Limits::known_share of them ending on a URL
+//   the crawl knew. A portal's click-through hops (/ir/123 -> /saida/123 ->
+//   a site already crawled) are new URLs that bring nothing new, and
+//   politeness makes each cost a slot of its host. The scheme is part of
+//   the template: a site whose http links redirect to its https pages does
+//   not make its https URLs aliases. Every Limits::explore_every-th URL of
+//   such a template is still fetched, so a template whose hops start
+//   leading to new pages is let through again; a URL reached by a redirect
+//   is always followed, so the chains of the URLs explored end and are
+//   counted.
 #pragma once
 
 #include <cstdint>
@@ -190,7 +192,7 @@ class RedirectAliases {
 
  private:
   struct Counters {
-    std::uint32_t chains = 0;  // chains ended, started by a URL of the template
+    std::uint32_t chains = 0;  // chains ended that URLs of the template started or passed
     std::uint32_t known = 0;   // of them, on a URL the crawl had
     std::uint32_t asked = 0;   // queued URLs of the template since it was judged
   };
