@@ -491,6 +491,10 @@ TEST(RevisitCrawl, NewUrlsKeepAFifthOfTheRequestsWhileAnyIsQueued) {
 // times bunch and leave gaps: a slot in a gap, with nothing due and no new
 // URL, revisits the page due earliest on a free host ahead of time. No
 // more requests are made than --max-fetches, and every article is kept.
+// The crawl runs 15 s, past the periodic solve at 10 s: on a slow machine
+// the solve when new URLs run dry can come before the last pages' analyses
+// have added them to the schedule, and those join at the mean frequency,
+// which overcommits the budget (nothing is ever early) until the next solve.
 TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
   Site site;
   std::mutex mu;
@@ -514,12 +518,15 @@ TEST(RevisitCrawl, SlotsWithNothingDueBringTheEarliestRevisitForward) {
   site.start();
 
   TempDir tmp;
-  constexpr std::int64_t kFetches = 200;
+  constexpr std::int64_t kFetches = 300;
   auto o = optimal_revisits(tmp, site.url("/"), kFetches);
   auto sum = crawler::run_crawl(o, nullptr);
   ASSERT_TRUE(sum.ok()) << sum.status().message();
   EXPECT_EQ(count(o.db, "SELECT COUNT(*) FROM history WHERE url LIKE '%/artigo-%'"), kLinked);
-  EXPECT_GT(sum->spare_revisits, 0);
+  EXPECT_GT(sum->spare_revisits, 0) << "fetches " << sum->fetches << ", revisits " << sum->revisits << ", changed "
+                                    << sum->changed << ", scheduled " << sum->scheduled << " at "
+                                    << sum->scheduled_rate << "/s of " << sum->revisit_budget << "/s, "
+                                    << sum->seconds << " s";
   std::lock_guard lk(mu);
   EXPECT_LE(requests, static_cast<std::size_t>(kFetches));
 }
