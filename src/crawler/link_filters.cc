@@ -314,8 +314,11 @@ void RedirectAliases::end_chain(const std::vector<std::uint64_t>& templates, boo
       if (templates_.size() >= limits_.max_templates) continue;
       it = templates_.emplace(key, Counters{}).first;
     }
-    ++it->second.chains;
-    if (known) ++it->second.known;
+    Counters& c = it->second;
+    const bool was = judged(c);
+    ++c.chains;
+    if (known) ++c.known;
+    judged_count_ += judged(c) ? (was ? 0 : 1) : (was ? -1 : 0);
   }
 }
 
@@ -342,17 +345,13 @@ void RedirectAliases::on_end(const std::string& url) {
 }
 
 bool RedirectAliases::drop(const CanonicalUrl& url) {
-  if (templates_.empty()) return false;
+  if (judged_count_ == 0) return false;  // no template to build on the dispatch path
   auto it = templates_.find(fnv1a(template_of(url)));
   if (it == templates_.end() || !judged(it->second)) return false;
   const int every = std::max(1, limits_.explore_every);
   return ++it->second.asked % static_cast<std::uint32_t>(every) != 0;
 }
 
-std::size_t RedirectAliases::judged_templates() const {
-  std::size_t n = 0;
-  for (const auto& [key, c] : templates_) n += judged(c) ? 1 : 0;
-  return n;
-}
+std::size_t RedirectAliases::judged_templates() const { return static_cast<std::size_t>(judged_count_); }
 
 }  // namespace cronista::crawler

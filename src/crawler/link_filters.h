@@ -200,6 +200,7 @@ class RedirectAliases {
   void end_chain(const std::vector<std::uint64_t>& templates, bool known);
   Limits limits_;
   std::unordered_map<std::uint64_t, Counters> templates_;
+  std::int64_t judged_count_ = 0;  // templates_ judged now: drop() looks a URL up only when some are
   // A chain under way: the URL its last redirect named, and the templates
   // of the URLs that started it.
   std::unordered_map<std::string, std::vector<std::uint64_t>> pending_;

@@ -23,8 +23,8 @@
 //   another stretch of text by 10 or more (1st percentile). So the distance
 //   alone cannot tell a typo from a new sentence in a long text; the count
 //   of words can. On the living sample web (docs/living-web.md) the distance
-//   alone called 52% of the true changes of eight crawls changes, the count
-//   of words beside it 95%, and neither called any unchanged page changed:
+//   alone found 52% of the true changes in eight crawls, the count of words
+//   beside it 95%, and neither called any unchanged page changed:
 //   what is left out is a sentence replaced by one of as many words.
 // Cost: linear in the text, no allocation beyond the folded copy.
 #pragma once
