@@ -466,8 +466,9 @@ Status Crawl::setup() {
     });
     fo.priority_slack = -1;
     if (topic_signal()) shared_->share_titles();
-    fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty) {
-      shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_);
+    fo.divert = [this](std::string_view url, std::uint32_t host, bool backlink, std::uint8_t penalty,
+                       std::uint32_t at_seq) {
+      shared_->offer(std::string(url), hosts_[host].authority, backlink, penalty, announcing_, at_seq);
     };
     // A download counts its page (pages_) just before its entry is
     // finished; a redirect, an error or a robots.txt refusal gives its page
@@ -1849,7 +1850,7 @@ void Crawl::pump_shared() {
     const std::string url = u->str();
     if (frontier_->add_claimed(url, host_for(*u, job), jobs_submitted_ + 1, &job.ops,
                                static_cast<int>(std::clamp<std::int64_t>(c.priority, -1, 1 << 20)),
-                               seed_keys_.count(url_key(url)) ? 0 : 1) == Frontier::Added::Queued)
+                               seed_keys_.count(url_key(url)) ? 0 : 1, c.order) == Frontier::Added::Queued)
       return true;
     share_visit(url, std::nullopt, false);  // downloaded here before: scheduled for its revisit now
     return false;

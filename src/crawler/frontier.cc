@@ -155,7 +155,7 @@ Frontier::Added Frontier::add(std::string_view url, std::uint32_t host, std::uin
   if (slot == nullptr) {
     if (options_.max_depth >= 0 && depth > options_.max_depth) return Added::Refused;
     if (options_.divert && !claiming_) {
-      options_.divert(url, host, count_backlink, penalty);
+      options_.divert(url, host, count_backlink, penalty, at_seq);
       return Added::Queued;
     }
     work(host);
@@ -411,14 +411,16 @@ std::vector<std::uint32_t> Frontier::take_robots_requests() {
 }
 
 Frontier::Added Frontier::add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job,
-                                      std::vector<FrontierOp>* ops, int priority, std::uint16_t depth) {
+                                      std::vector<FrontierOp>* ops, int priority, std::uint16_t depth,
+                                      std::uint32_t order) {
   // The fewest backlinks whose priority is at most `priority`; the rest is penalty.
   std::uint32_t backlinks = 0;
   while (priority >= 0 && priority_for_backlinks(backlinks) > priority) ++backlinks;
   const int penalty = priority < 0 ? 0 : std::min<int>(priority - priority_for_backlinks(backlinks), kMaxLinkPenalty);
   claiming_ = true;
   claimed_backlinks_ = backlinks;
-  const Added added = add(url, host, depth, 0, false, job, ops, static_cast<std::uint8_t>(penalty), priority < 0);
+  const Added added =
+      add(url, host, depth, 0, false, job, ops, static_cast<std::uint8_t>(penalty), priority < 0, order);
   claiming_ = false;
   claimed_backlinks_ = 0;
   return added;

@@ -152,8 +152,12 @@ struct FrontierOptions {
   std::function<bool(int priority)> worth_a_slot;
   // A shared frontier (shared_work.h): a URL the worker has not seen goes
   // there instead of the local queues (add() says Queued), unless it comes
-  // through add_claimed(); and every finished entry is reported.
-  std::function<void(std::string_view url, std::uint32_t host, bool count_backlink, std::uint8_t penalty)> divert;
+  // through add_claimed(); and every finished entry is reported. `at_seq`
+  // is add()'s: the shared frontier's place of the claim that redirected
+  // to it (add_claimed() gives a claimed entry that place as its seq).
+  std::function<void(std::string_view url, std::uint32_t host, bool count_backlink, std::uint8_t penalty,
+                     std::uint32_t at_seq)>
+      divert;
   std::function<void(const FrontierEntry& e, UrlState final_state)> on_finish;
 };
 
@@ -180,9 +184,10 @@ class Frontier {
   // penalty that give it back: priority_for), so that what the crawl learns
   // of its links (LinkYield) is filed under the priority it was claimed at.
   // The shared frontier does not carry depths: `depth` is 0 for a seed
-  // this worker was given, 1 for any other URL.
+  // this worker was given, 1 for any other URL. `order`: its place in the
+  // shared frontier (SharedClaim::order), its seq here (0: the next).
   Added add_claimed(std::string_view url, std::uint32_t host, std::uint64_t job, std::vector<FrontierOp>* ops,
-                    int priority = priority_for(0, 0), std::uint16_t depth = 1);
+                    int priority = priority_for(0, 0), std::uint16_t depth = 1, std::uint32_t order = 0);
 
   // The best entry among the hosts politeness allows now. The entry is
   // InFlight until finish() or retry().

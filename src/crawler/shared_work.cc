@@ -19,8 +19,8 @@ constexpr auto kBatchFor = std::chrono::milliseconds(10);
 }  // namespace
 
 void SharedCrawl::offer(const std::string& url, const std::string& host, bool count_backlink,
-                        std::uint8_t penalty, std::uint64_t from) {
-  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty, from});
+                        std::uint8_t penalty, std::uint64_t from, std::uint32_t order) {
+  offers_.push_back(SharedUrl{url, host, count_backlink ? 1u : 0u, penalty, from, order});
 }
 
 std::optional<std::vector<std::size_t>> SharedCrawl::move_due(const std::vector<SharedMove>& moves) {

@@ -30,6 +30,9 @@ struct SharedUrl {
   std::uint32_t backlinks = 0;  // pages linking to it that this offer adds (0 or 1: a page counts once)
   std::uint8_t penalty = 0;     // of the link's context (frontier.h: priority_for)
   std::uint64_t from = 0;       // the offering page, as the crawl tags it (0: none), told back when new
+  // Its place among the new URLs of its priority: 0 behind all those offered
+  // so far, else a claim's `order` (a redirect target takes its source's).
+  std::uint32_t order = 0;
 };
 
 // What a revisit needs of a page's newest visit, travelling through the
@@ -56,6 +59,7 @@ struct SharedClaim {
   std::string url, host;
   std::int64_t priority = 0;  // as the implementation ranks it; handed back unchanged
   std::optional<SharedCopy> revisit;  // a revisit of a page downloaded before
+  std::uint32_t order = 0;  // its place among the URLs of its priority (SharedUrl::order); 0: none
 };
 
 // A claimed URL done with (stored): `downloaded` false when it gave no page
@@ -208,9 +212,10 @@ class SharedCrawl {
 
   // A URL found on a page (count_backlink) or a seed or redirect target;
   // `from` tags the page that found it (0: none), told by take_announced()
-  // when the URL is new to the crawl.
+  // when the URL is new to the crawl; `order` is its place when new
+  // (SharedUrl::order: a redirect target's is its source's claim's).
   void offer(const std::string& url, const std::string& host, bool count_backlink, std::uint8_t penalty,
-             std::uint64_t from = 0);
+             std::uint64_t from = 0, std::uint32_t order = 0);
   // The tags of the offers found new to the whole crawl since the last
   // call, one per URL (a URL new to this worker only is not).
   std::vector<std::uint64_t> take_announced() { return std::exchange(announced_, {}); }

@@ -18,6 +18,7 @@ Claim to_claim(const crawler::SharedClaim& c) {
   out.url = c.url;
   out.host = c.host;
   out.priority = c.priority;
+  out.order = c.order;
   return out;
 }
 
@@ -81,7 +82,7 @@ Result<crawler::SharedPull> pull_of(const Result<std::variant<std::vector<Claim>
     pull.why = crawler::SharedPull::Why::kClaimed;
     for (const Claim& c : *claims)
       pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority,
-                                                 c.copy ? std::optional(copy_of(*c.copy)) : std::nullopt});
+                                                 c.copy ? std::optional(copy_of(*c.copy)) : std::nullopt, c.order});
     return pull;
   }
   const NoClaim& none = std::get<NoClaim>(*r);
@@ -124,7 +125,8 @@ class RedisWork : public crawler::SharedWork {
     SharedFrontier::Exchange e;
     e.add.reserve(x.offers.size() + up_.size());
     for (const auto& u : x.offers)
-      e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks});
+      e.add.push_back(
+          QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks, u.order});
     const std::size_t offered = e.add.size();
     e.add.insert(e.add.end(), std::make_move_iterator(up_.begin()), std::make_move_iterator(up_.end()));
     up_.clear();
@@ -193,7 +195,7 @@ class RedisWork : public crawler::SharedWork {
     auto own = f_->own_claims();
     if (!own.ok()) return own.status();
     std::vector<crawler::SharedClaim> out;
-    for (const Claim& c : *own) out.push_back(crawler::SharedClaim{c.url, c.host, c.priority, std::nullopt});
+    for (const Claim& c : *own) out.push_back(crawler::SharedClaim{c.url, c.host, c.priority, std::nullopt, c.order});
     return out;
   }
 

@@ -93,22 +93,25 @@ local function release_host(p, worker, host)
 end
 )lua";
 
-// ARGV: prefix, n, then n × (url, host, address, priority, backlinks).
+// ARGV: prefix, n, then n × (url, host, address, priority, backlinks, order).
 // Returns {added, {(i, backlinks) for each URL i (from 1) still queued
 // whose links across workers were counted}, {i for each URL never seen
 // before}}. A queued URL absent from 'links' has one link (most have), so
 // that only the others cost memory. A host with a queued URL is in 'qhosts'.
+// A new URL's score is its priority times 2^32 plus its place: the next of
+// 'seq', or the order given (a redirect target's, its source's place).
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
 local linked = {}
 local fresh = {}
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local url, host, addr = ARGV[3 + i * 5], ARGV[4 + i * 5], ARGV[5 + i * 5]
-  local prio, links = tonumber(ARGV[6 + i * 5]), tonumber(ARGV[7 + i * 5])
+  local url, host, addr = ARGV[3 + i * 6], ARGV[4 + i * 6], ARGV[5 + i * 6]
+  local prio, links, order = tonumber(ARGV[6 + i * 6]), tonumber(ARGV[7 + i * 6]), tonumber(ARGV[8 + i * 6])
   local q = p .. 'q:' .. host
   if redis.call('SADD', p .. 'seen', url) == 1 then
-    local s = redis.call('INCR', p .. 'seq')
+    local s = order
+    if s <= 0 then s = redis.call('INCR', p .. 'seq') end
     redis.call('ZADD', q, prio * 4294967296 + s, url)
     count_priority(p, prio * 4294967296, 1)
     indexed(p, host, prio * 4294967296 + s)
@@ -781,13 +784,14 @@ Result<std::vector<SharedFrontier::Clash>> SharedFrontier::agree(
 std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& urls, std::size_t from,
                                                  std::size_t n) const {
   std::vector<std::string> args = {prefix(), std::to_string(n)};
-  args.reserve(2 + n * 5);
+  args.reserve(2 + n * 6);
   for (std::size_t j = from; j < from + n; ++j) {
     args.push_back(urls[j].url);
     args.push_back(urls[j].host);
     args.push_back(urls[j].address);
     args.push_back(std::to_string(urls[j].priority));
     args.push_back(std::to_string(urls[j].backlinks));
+    args.push_back(std::to_string(urls[j].order));
   }
   return args;
 }
@@ -809,6 +813,14 @@ Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, st
   return static_cast<std::size_t>(e[0].integer);
 }
 
+// A queued URL's score as its priority and its place (kAdd).
+void split_score(double score, Claim* c) {
+  const double priority = std::floor(score / 4294967296.0);
+  c->priority = static_cast<std::int64_t>(priority);
+  const double order = score - priority * 4294967296.0;
+  c->order = order >= 0 && order < 4294967296.0 ? static_cast<std::uint32_t>(order) : 0;
+}
+
 Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisReply>& r) {
   using Out = std::variant<std::vector<Claim>, NoClaim>;
   if (!r.ok()) return failed("claiming URLs", r.status());
@@ -823,7 +835,7 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
       c.url = e[i].str;
       c.host = e[i + 1].str;
       if (e[i + 3].str.empty())
-        c.priority = static_cast<std::int64_t>(std::stod(e[i + 2].str) / 4294967296.0);
+        split_score(std::stod(e[i + 2].str), &c);
       else
         c.copy = e[i + 3].str.substr(1);
       c.claimed_at_ms = now;
@@ -1011,7 +1023,7 @@ Result<std::vector<Claim>> SharedFrontier::own_claims() {
     Claim c;
     c.url = r->elements[i].str;
     c.host = v.substr(0, tab);
-    c.priority = std::stoll(v.substr(tab + 1));
+    split_score(std::stod(v.substr(tab + 1)), &c);
     out.push_back(std::move(c));
   }
   return out;

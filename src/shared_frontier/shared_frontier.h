@@ -83,6 +83,10 @@ struct QueuedUrl {
   std::string address;  // "" when unknown
   std::int64_t priority = 0;  // smaller first
   std::uint32_t backlinks = 0;  // pages linking to it that this offer adds to the crawl's count
+  // Its place among the URLs of its priority when new: 0 behind every URL
+  // queued so far; else that place (a redirect target takes its source's,
+  // so that a chain is followed before the links found after it).
+  std::uint32_t order = 0;
 };
 
 // A queued URL whose links were counted by add(): `index` in the URLs
@@ -95,6 +99,7 @@ struct Linked {
 struct Claim {
   std::string url, host;
   std::int64_t priority = 0;
+  std::uint32_t order = 0;  // its place among the URLs of its priority (QueuedUrl::order)
   std::int64_t claimed_at_ms = 0;  // the server's clock
   // A revisit: the copy its last visit left (NextVisit::copy); nullopt
   // for a URL never downloaded.

@@ -59,7 +59,7 @@ TEST(Frontier, PriorityIsAHundredOverBacklinksPlusOne) {
 // (what the crawl learns of its links is filed under it), an announced one included.
 TEST(Frontier, AClaimedUrlKeepsThePriorityItWasClaimedAt) {
   FrontierOptions fo;
-  fo.divert = [](std::string_view, std::uint32_t, bool, std::uint8_t) {};
+  fo.divert = [](std::string_view, std::uint32_t, bool, std::uint8_t, std::uint32_t) {};
   Fixture f(Fixture::zero_delay(), fo);
   auto h = f.host("jornal.pt");
   const std::vector<int> priorities = {100, 140, 354, 50, 37, 34, 33, 1, 0, -1};
@@ -81,6 +81,45 @@ TEST(Frontier, EqualPrioritiesComeOutInDiscoveryOrder) {
     f.add(std::string("https://pt.wikipedia.org") + p, h);
   EXPECT_EQ(f.drain(), (std::vector<std::string>{"https://pt.wikipedia.org/wiki/Lisboa", "https://pt.wikipedia.org/wiki/Porto",
                                                  "https://pt.wikipedia.org/wiki/Braga", "https://pt.wikipedia.org/wiki/Faro"}));
+}
+
+// A redirect target queued at its source's place (at_seq) goes before the
+// URLs of its priority found after the source, not behind them.
+TEST(Frontier, ARedirectTargetTakesThePlaceOfTheUrlThatRedirectedToIt) {
+  Fixture f;
+  auto h = f.host("jornal.pt");
+  for (const char* p : {"/ir/1", "/ir/2", "/ir/3"}) f.add(std::string("http://jornal.pt") + p, h);
+  auto first = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(first);
+  ASSERT_EQ(first->url, "http://jornal.pt/ir/1");
+  f.frontier.finish(*first, UrlState::Done, &f.ops);
+  ASSERT_EQ(f.frontier.add("http://jornal.pt/artigo/1", h, 1, 1, true, 1, &f.ops, 0, false, first->seq),
+            Frontier::Added::Queued);
+  EXPECT_EQ(f.drain(), (std::vector<std::string>{"http://jornal.pt/artigo/1", "http://jornal.pt/ir/2",
+                                                 "http://jornal.pt/ir/3"}));
+}
+
+// In a shared crawl a claimed URL's seq is its place in the shared
+// frontier, and the redirect target it leads to is offered with that place.
+TEST(Frontier, AClaimedUrlsSharedPlaceGoesWithTheRedirectTargetItOffers) {
+  std::vector<std::pair<std::string, std::uint32_t>> offered;
+  FrontierOptions fo;
+  fo.divert = [&](std::string_view url, std::uint32_t, bool, std::uint8_t, std::uint32_t at_seq) {
+    offered.emplace_back(std::string(url), at_seq);
+  };
+  Fixture f(Fixture::zero_delay(), fo);
+  auto h = f.host("jornal.pt");
+  ASSERT_EQ(f.frontier.add_claimed("http://jornal.pt/ir/7", h, 1, &f.ops, 50, 1, 40007), Frontier::Added::Queued);
+  ASSERT_EQ(f.frontier.add_claimed("http://jornal.pt/ir/2", h, 1, &f.ops, 50, 1, 40002), Frontier::Added::Queued);
+  auto e = f.frontier.pop(Clock::now());
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->url, "http://jornal.pt/ir/2");  // the earlier place first
+  EXPECT_EQ(e->seq, 40002u);
+  EXPECT_EQ(f.frontier.add("http://jornal.pt/artigo/2", h, 1, 1, true, 1, &f.ops, 0, false, e->seq),
+            Frontier::Added::Queued);
+  f.frontier.add("http://jornal.pt/artigo/9", h, 2, 0, true, 1, &f.ops);
+  EXPECT_EQ(offered, (std::vector<std::pair<std::string, std::uint32_t>>{{"http://jornal.pt/artigo/2", 40002},
+                                                                         {"http://jornal.pt/artigo/9", 0}}));
 }
 
 TEST(Frontier, AQueuedUrlMovesUpWhenBacklinksArrive) {

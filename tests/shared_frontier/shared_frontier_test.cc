@@ -156,6 +156,34 @@ TEST_F(SharedFrontierTest, AUrlIsQueuedOnceAndABetterPriorityMovesItUp) {
   EXPECT_EQ(c->priority, 3);
 }
 
+// A redirect target offered with its source's place goes before the URLs
+// of its priority queued after the source, whichever worker claims it; a
+// claim tells its place.
+TEST_F(SharedFrontierTest, ARedirectTargetOfferedAtItsSourcesPlaceGoesBeforeTheUrlsQueuedAfterIt) {
+  auto w1 = open(worker("w1")), w2 = open(worker("w2"));
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 3, 20)).ok());
+  auto hop = claim_within(*w1, std::chrono::seconds(2));
+  ASSERT_TRUE(hop);
+  ASSERT_EQ(hop->url, "http://a.pt/artigo/0");
+  EXPECT_EQ(hop->priority, 20);
+  ASSERT_GT(hop->order, 0u);
+  QueuedUrl target{"http://a.pt/destino", "a.pt", "", 20, 1, hop->order};
+  QueuedUrl later{"http://a.pt/outra", "a.pt", "", 20, 1};
+  ASSERT_EQ(*w1->add({target, later}), 2u);
+  ASSERT_TRUE(w1->release(*hop).ok());
+  ASSERT_TRUE(w1->complete(*hop, false).ok());
+  std::vector<std::string> order;
+  while (auto c = claim_within(*w2, std::chrono::milliseconds(500))) {
+    order.push_back(c->url);
+    if (c->url == "http://a.pt/destino") EXPECT_EQ(c->order, hop->order);
+    ASSERT_TRUE(w2->release(*c).ok());
+    ASSERT_TRUE(w2->complete(*c, false).ok());
+  }
+  EXPECT_EQ(order, (std::vector<std::string>{"http://a.pt/destino", "http://a.pt/artigo/1", "http://a.pt/artigo/2",
+                                             "http://a.pt/outra"}));
+}
+
 // Through the crawler's interface: a URL linked from pages of two workers
 // counts both links, and goes before one linked once that was found first.
 TEST_F(SharedFrontierTest, BacklinksAreCountedAcrossWorkers) {
