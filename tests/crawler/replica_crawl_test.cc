@@ -432,6 +432,24 @@ TEST(ReplicaCrawl, RewrittenUrlsMissingOnTheCanonicalHostUndoTheDecision) {
 TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDecision) {
   Site site("127.0.0.8");
   archive(site);
+  // The www. name answers the archive's pages slowly, so that the bare
+  // name's copy is always the larger when the pair is decided: the bare
+  // name is the canonical host whatever the machine's pace (a copy with a
+  // tenth fewer pages is the replica, replica_detection.cc).
+  const auto www_is_slow = [](const httplib::Request& req) {
+    if (req.get_header_value("Host").starts_with("www."))
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  };
+  site.http().Get("/artigos/a([0-9]+)\\.html", [www_is_slow](const httplib::Request& req, httplib::Response& res) {
+    www_is_slow(req);
+    const std::size_t i = std::stoul(req.matches[1]);
+    if (i >= kArticles.size()) {
+      res.status = 404;
+      return;
+    }
+    res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"),
+                    "text/html; charset=utf-8");
+  });
   TempDir tmp;
   const std::string db = (tmp / "crawl.db").string();
   std::atomic<bool> bare_lacks_them{false};
@@ -440,16 +458,19 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
     www_page(req, res, !bare_lacks_them, "Página " + req.path + " do arquivo, escrita em 1944 por um leitor assíduo.");
   });
   // A reader's chain of pages, each linking the bare name's index and, from
-  // the fourth on, one page of the www. name.
-  site.http().Get("/(l[0-9]+)?", [db](const httplib::Request& req, httplib::Response& res) {
+  // the fourth on, one page of the www. name. The fourth waits for the
+  // decision: every page of the www. name is found while it stands (and
+  // none makes the www. name's copy the larger before it).
+  site.http().Get("/(l[0-9]+)?", [db, www_is_slow](const httplib::Request& req, httplib::Response& res) {
     const std::string host = req.get_header_value("Host");
     if (!host.starts_with("leitor.")) {
+      www_is_slow(req);
       res.set_content(html(archive_index()), "text/html; charset=utf-8");
       return;
     }
     const std::string port = host.substr(host.find(':'));
     const int n = req.path == "/" ? 0 : std::stoi(req.path.substr(2));
-    if (n == 10) await_decision(db);
+    if (n == 3) await_decision(db);
     std::string body = "<p>Leitura " + std::to_string(n) + ": <a href=\"http://arquivo.exemplo.pt" + port +
                        "/\">arquivo</a></p>";
     if (n >= 3)
@@ -463,7 +484,7 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
   auto o = options_for(tmp, site, "127.0.0.8", {"leitor.exemplo.pt", "arquivo.exemplo.pt", "www.arquivo.exemplo.pt"});
   ASSERT_EQ(o.db, db);
   o.delay_ms = 40;
-  o.timeout_ms = 30000;  // the tenth reading waits for the decision
+  o.timeout_ms = 30000;  // the fourth reading waits for the decision
   o.max_pages = 45;
   crawl_ok(o);
   ASSERT_EQ(testing::rows(o.db, "SELECT replica, undone_at FROM replica_decisions"),
