@@ -9,6 +9,7 @@
 
 #include "temporal/calendar.h"
 #include "temporal/scope.h"
+#include "temporal/utf8.h"
 #include "temporal/xml_escape.h"
 
 namespace cronista::corpus {
@@ -181,10 +182,7 @@ std::string one_line(std::string_view s) {
 void add_concordance(std::string& rows, std::size_t& count, const Passage& p) {
   if (!p.text) return;
   const std::string_view t = *p.text;
-  auto boundary = [&](std::size_t i) {  // back to the start of a UTF-8 character
-    while (i > 0 && i < t.size() && (static_cast<unsigned char>(t[i]) & 0xC0) == 0x80) --i;
-    return i;
-  };
+  auto boundary = [&](std::size_t i) { return temporal::char_start_at_or_before(t, i); };
   for (const Expression& e : p.expressions) {
     if (count >= kMaxConcordanceRows) return;
     const auto start = static_cast<std::size_t>(e.start), end = static_cast<std::size_t>(e.end);

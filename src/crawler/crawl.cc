@@ -47,6 +47,7 @@
 #include "revisit/revisit_schedule.h"
 #include "temporal/lexicon.h"
 #include "temporal/tagger.h"
+#include "temporal/utf8.h"
 
 namespace cronista::crawler {
 
@@ -1878,7 +1879,7 @@ void Crawl::learn_title(const std::string& title, bool relevant) {
   }
   std::size_t n = std::min(title.size(), kMaxSharedTitle);
   if (n < title.size())
-    while (n > 0 && (static_cast<unsigned char>(title[n]) & 0xC0) == 0x80) --n;  // not inside a character
+    n = temporal::char_start_at_or_before(title, n);  // not inside a character
   shared_->learn_title(title.substr(0, n), relevant);
 }
 

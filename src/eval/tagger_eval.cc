@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "temporal/utf8.h"
+
 namespace cronista::eval {
 
 namespace {
@@ -31,8 +33,8 @@ std::string norm_value(std::string v) {
 
 std::string context_of(const std::string& text, std::size_t s, std::size_t e) {
   std::size_t a = s > 60 ? s - 60 : 0, b = std::min(text.size(), e + 60);
-  while (a > 0 && a < text.size() && (static_cast<unsigned char>(text[a]) & 0xC0) == 0x80) --a;
-  while (b < text.size() && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) ++b;
+  a = temporal::char_start_at_or_before(text, a);
+  b = temporal::char_start_at_or_after(text, b);
   std::string out = text.substr(a, s - a) + "[" + text.substr(s, e - s) + "]" + text.substr(e, b - e);
   for (char& c : out)
     if (c == '\n' || c == '\t' || c == '\r') c = ' ';

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "temporal/utf8.h"
+
 namespace cronista::temporal {
 
 namespace {
@@ -577,7 +579,7 @@ bool PatternSet::try_at(std::string_view text, std::size_t start, Match* m) cons
   std::size_t a = start;
   std::size_t b = a + found.size();
   --b;
-  while (b > a && (static_cast<unsigned char>(text[b]) & 0xC0) == 0x80) --b;
+  b = char_start_at_or_before(text, b, a);
   if (a >= b) return false;
   const std::string_view span = text.substr(a, b - a);
   SpanCache& cache = thread_span_cache();
