@@ -21,7 +21,9 @@
 # latency p90 of the articles published in the window, the share of
 # them fetched and the requests in the window (at the server), and the
 # load average of the machine when the crawl ended; then the measured
-# freshness over the simulated optimum's;
+# freshness over the simulated optimum's; then how many of the changes each
+# crawl downloaded it called changes, and how many unchanged downloads it
+# called changed (eval-revisit --db);
 # then, for each crawl, the error of log λ of the learned prior and of the
 # constant prior from the first fetch alone (eval-rate-prior, cross-validated
 # over the crawl's pages).
@@ -186,8 +188,14 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
   # Every crawl's log scored over the same window, and the references simulated once.
   echo "revisit_compare: seed $seed: eval-revisit over ${warmup}..${run_for} s" >&2
   for policy in $runs; do
+    dbs=()
+    if ((workers > 0)) && [[ $policy == "$shared_run" ]]; then
+      for w in $(seq 1 "$workers"); do dbs+=(--db "$web/$shared_run-$w.db"); done
+    else
+      dbs=(--db "$web/$policy.db")
+    fi
     "$bin" eval-revisit --truth "$web/living.jsonl" --log "$web/requests-$policy.log" --window "$warmup..$run_for" \
-      --out "$web/eval-$policy" >/dev/null 2>"$work/eval-$seed-$policy.log"
+      "${dbs[@]}" --out "$web/eval-$policy" >/dev/null 2>"$work/eval-$seed-$policy.log"
   done
   "$bin" eval-revisit --truth "$web/living.jsonl" --window "$warmup..$run_for" --budget "$budget" \
     --delay-ms "$delay_ms" --simulate optimal --simulate uniform --simulate proportional --simulate nutch-main \
@@ -222,6 +230,17 @@ EOF
     read -r f _ < <(figures "$web/eval-$policy/figures.csv" measured)
     python3 -c "import sys; f, o = sys.argv[1:3]; print(f'crawl {sys.argv[3]}: {float(f) / float(o):.3f} x the optimum with true rates')" \
       "$f" "$opt_f" "$policy" 2>/dev/null || true
+  done
+  # The crawl's change verdicts against the versions served (every download
+  # of a page downloaded before, over the whole crawl).
+  for policy in $runs; do
+    python3 - "$web/eval-$policy/changes.csv" "$policy" <<'EOF'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["class"] == "all":
+        print(f'crawl {sys.argv[2]}: changes called {r["called_changed"]} of {r["changed"]} (recall {float(r["recall"]):.3f}), '
+              f'unchanged called changed {r["called_unchanged_changed"]} of {r["unchanged"]}')
+EOF
   done
   # The prior's error of log λ, from each crawl's first fetches and histories.
   for policy in $policies; do

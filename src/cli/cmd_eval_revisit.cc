@@ -8,6 +8,7 @@
 
 #include "cli/cli_common.h"
 #include "cli/commands.h"
+#include "eval/change_detection.h"
 #include "eval/revisit_eval.h"
 #include "eval/revisit_simulation.h"
 
@@ -17,7 +18,7 @@ int cmd_eval_revisit(int argc, char** argv) {
   CLI::App app{"Freshness, age and discovery latency on the living sample web, measured and simulated.",
                "cronista eval-revisit"};
   std::string truth_path, log_path, window_text, out;
-  std::vector<std::string> simulate;
+  std::vector<std::string> simulate, dbs;
   eval::SimulationOptions sim;
   app.add_option("--truth", truth_path, "living.jsonl of the web (sample-web generate --living)")->required();
   app.add_option("--log", log_path, "the server's request log (sample-web serve --living --request-log)");
@@ -27,10 +28,15 @@ int cmd_eval_revisit(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0.001, 100000.0));
   app.add_option("--delay-ms", sim.delay_ms, "minimum gap between two requests to one host in the simulation")
       ->capture_default_str()->check(CLI::Range(0, 3600000));
+  app.add_option("--db", dbs,
+                 "the crawl's database (repeatable: a shared crawl's shards), to score its change verdicts against "
+                 "the versions the --log says were served");
   app.add_option("--out", out, "folder for summary.md, figures.csv, chart.svg (created if missing)");
   if (auto code = parse(app, argc, argv)) return *code;
   if (log_path.empty() && simulate.empty())
     return fail("eval-revisit", "give --log, --simulate or both", kExitUsage);
+  if (!dbs.empty() && log_path.empty())
+    return fail("eval-revisit", "--db needs the --log of the server the crawl fetched from", kExitUsage);
   std::vector<eval::RevisitPolicy> policies;
   for (const std::string& s : simulate) {
     if (s == "all") {
@@ -78,14 +84,24 @@ int cmd_eval_revisit(int argc, char** argv) {
   if (!policies.empty())
     setting << "simulated policies: budget " << sim.budget_per_s << " requests/s, gap " << sim.delay_ms
             << " ms per host, every page fetched once at 0";
-  const std::string summary = eval::revisit_markdown(runs, setting.str());
+  std::string summary = eval::revisit_markdown(runs, setting.str());
+  std::vector<std::pair<std::string, std::string>> files;
+  if (!dbs.empty()) {
+    auto changes = eval::change_detection(*truth, measured, dbs);
+    if (!changes) return fail("eval-revisit", changes.status().message());
+    if (changes->pages == 0)
+      return fail("eval-revisit", "no page of the databases is a page of '" + truth_path +
+                                      "' (a crawl of another web?)");
+    summary += eval::change_detection_markdown(*changes);
+    files.emplace_back("changes.csv", eval::change_detection_csv(*changes));
+  }
   if (!out.empty()) {
-    if (Status st = write_outputs(out, {{"summary.md", summary},
-                                        {"figures.csv", eval::revisit_csv(runs)},
-                                        {"chart.svg", eval::revisit_svg(runs)}});
-        !st.ok())
-      return fail("eval-revisit", st.message());
-    std::cerr << "eval-revisit: wrote summary.md, figures.csv, chart.svg in " << out << "\n";
+    files.insert(files.begin(), {{"summary.md", summary},
+                                 {"figures.csv", eval::revisit_csv(runs)},
+                                 {"chart.svg", eval::revisit_svg(runs)}});
+    if (Status st = write_outputs(out, files); !st.ok()) return fail("eval-revisit", st.message());
+    std::cerr << "eval-revisit: wrote summary.md, figures.csv, chart.svg" << (dbs.empty() ? "" : ", changes.csv")
+              << " in " << out << "\n";
   }
   if (Status st = write_output("", summary); !st.ok()) return fail("eval-revisit", st.message());
   return kExitOk;

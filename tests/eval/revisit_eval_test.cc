@@ -3,14 +3,20 @@
 // living web behave as the studies predict.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "crawler/crawl_store.h"
+#include "eval/change_detection.h"
 #include "eval/revisit_eval.h"
 #include "eval/revisit_simulation.h"
 #include "sampleweb/sample_web.h"
+#include "store/database.h"
 #include "test_support.h"
 
 namespace cronista::eval {
@@ -166,6 +172,113 @@ TEST_F(HandCheckedRevisit, BadInputsAreOneLineErrors) {
   auto missing = cronista::testing::run_cronista({"eval-revisit", "--truth", (dir_ / "none.jsonl").string(), "--log", log});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.err.find("none.jsonl"), std::string::npos) << missing.err;
+}
+
+// A crawl database of the hand-checked web: each row (path, second of the
+// fetch, status, revisit, changed: -1 for none), the columns the change
+// verdicts are read from, in a real crawl database's schema.
+void write_revisit_crawl(const std::filesystem::path& path,
+                         const std::vector<std::tuple<std::string, int, int, bool, int>>& rows) {
+  ASSERT_TRUE(crawler::CrawlStore::open(path.string(), crawler::CrawlStoreOptions{}).ok());
+  auto db = store::Database::open(path.string());
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  ASSERT_TRUE(db->exec("INSERT INTO runs(id, started_at, mode, period_from, period_to, threshold, args) "
+                       "VALUES (1, '2023-11-14T22:13:20.000Z', 'general', '1939', '1945', 0.5, '')")
+                  .ok());
+  ASSERT_TRUE(db->exec("INSERT INTO hosts(id, authority, origin) VALUES (1, '127.0.0.2:1', 'http://127.0.0.2:1'), "
+                       "(2, '127.0.0.3:1', 'http://127.0.0.3:1')")
+                  .ok());
+  int id = 0;
+  for (const auto& [target, second, status, revisit, changed] : rows) {
+    const std::string authority = target == "/" || target == "/n" ? "127.0.0.3:1" : "127.0.0.2:1";
+    const std::string url = "http://" + authority + target;
+    auto u = db->prepare("INSERT OR IGNORE INTO urls(url, host_id, seq, depth, state) VALUES (?, ?, ?, 0, 'done')");
+    ASSERT_TRUE(u.ok());
+    ASSERT_TRUE(u->bind(1, url).bind(2, authority == "127.0.0.2:1" ? 1 : 2).bind(3, ++id).run().ok());
+    char at[48];
+    std::snprintf(at, sizeof at, "2023-11-14T22:13:%02d.000Z", 20 + second);
+    auto st = db->prepare(
+        "INSERT INTO pages(run_id, url_id, url, final_url, status, fetched_at, duration_ms, size, depth, backlinks, "
+        "attempts, relevant, main_hash, revisit, changed) "
+        "VALUES (1, (SELECT id FROM urls WHERE url = ?), ?, ?, ?, ?, 5, 100, 0, 0, 1, 0, 7, ?, ?)");
+    ASSERT_TRUE(st.ok());
+    st->bind(1, url).bind(2, url).bind(3, url).bind(4, status).bind(5, std::string(at)).bind(6, revisit ? 1 : 0);
+    if (changed >= 0) st->bind(7, changed);
+    ASSERT_TRUE(st->run().ok());
+  }
+}
+
+// The log of the hand-checked web with /b downloaded again at 20 s, unchanged.
+std::string log_with_b_again() {
+  std::string log = kLog;
+  const std::string revalidated = "38000\t127.0.0.2:1\t/b\t304\t0";
+  log.replace(log.find(revalidated), revalidated.size(), "20000\t127.0.0.2:1\t/b\t200\t0");
+  return log;
+}
+
+// /a: changed at 15 s (called a change) and at 35 s (missed); the hub
+// changed at 25 s (called); /b unchanged at 20 s (called a change); /n has
+// two downloads where the log has one 200: left out.
+TEST_F(HandCheckedRevisit, ChangeVerdictsAreScoredAgainstTheVersionsServed) {
+  write_revisit_crawl(dir_ / "crawl.db", {{"/a", 0, 200, false, -1},
+                                          {"/", 0, 200, false, -1},
+                                          {"/b", 5, 200, false, -1},
+                                          {"/a", 15, 200, true, 1},
+                                          {"/b", 20, 200, true, 1},
+                                          {"/", 25, 200, true, 1},
+                                          {"/n", 27, 200, false, -1},
+                                          {"/n", 33, 200, true, 0},
+                                          {"/a", 35, 200, true, 0},
+                                          {"/b", 38, 304, true, 0}});
+  cronista::testing::write_file(dir_ / "again.log", log_with_b_again());
+  auto log = read_request_log((dir_ / "again.log").string(), truth_);
+  ASSERT_TRUE(log.ok()) << log.status().message();
+  auto d = change_detection(truth_, *log, {(dir_ / "crawl.db").string()});
+  ASSERT_TRUE(d.ok()) << d.status().message();
+  EXPECT_EQ(d->pages, 4);
+  EXPECT_EQ(d->unmatched_pages, 1);
+  ASSERT_EQ(d->classes.size(), 4u);  // all, hub, news, static
+  const ChangeCounts& all = d->classes[0];
+  EXPECT_EQ(all.change_class, "all");
+  EXPECT_EQ(all.judged, 4);
+  EXPECT_EQ(all.changed, 3);
+  EXPECT_EQ(all.called_changed, 2);
+  EXPECT_EQ(all.unchanged, 1);
+  EXPECT_EQ(all.called_unchanged_changed, 1);
+  EXPECT_EQ(d->classes[1].change_class, "hub");
+  EXPECT_EQ(d->classes[1].called_changed, 1);
+  EXPECT_EQ(d->classes[2].change_class, "news");
+  EXPECT_EQ(d->classes[2].changed, 2);
+  EXPECT_EQ(d->classes[2].called_changed, 1);
+  EXPECT_EQ(d->classes[3].change_class, "static");
+  EXPECT_EQ(d->classes[3].called_unchanged_changed, 1);
+
+  // Shards of one crawl: /a's last download in a second database.
+  write_revisit_crawl(dir_ / "w1.db", {{"/a", 0, 200, false, -1}, {"/a", 15, 200, true, 1}});
+  write_revisit_crawl(dir_ / "w2.db", {{"/a", 35, 200, true, 1}});
+  auto shards = change_detection(truth_, *log, {(dir_ / "w2.db").string(), (dir_ / "w1.db").string()});
+  ASSERT_TRUE(shards.ok()) << shards.status().message();
+  EXPECT_EQ(shards->classes[0].changed, 2);
+  EXPECT_EQ(shards->classes[0].called_changed, 2);
+  EXPECT_EQ(shards->unmatched_pages, 0);
+
+  // The command: a section of the summary and changes.csv.
+  const auto r = cronista::testing::run_cronista({"eval-revisit", "--truth", (dir_ / "living.jsonl").string(), "--log",
+                                                  (dir_ / "again.log").string(), "--db", (dir_ / "crawl.db").string(),
+                                                  "--out", (dir_ / "out").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("| all | 4 | 3 | 2 | 0.667 | 1 | 1 | 1.000 |"), std::string::npos) << r.out;
+  EXPECT_NE(read_file(dir_ / "out" / "changes.csv").find("news,2,2,1,0.500000,0,0,0.000000"), std::string::npos);
+  auto no_log = cronista::testing::run_cronista(
+      {"eval-revisit", "--truth", (dir_ / "living.jsonl").string(), "--simulate", "uniform", "--db",
+       (dir_ / "crawl.db").string()});
+  EXPECT_EQ(no_log.exit_code, 2);
+  EXPECT_NE(no_log.err.find("--db"), std::string::npos) << no_log.err;
+  auto not_crawl = cronista::testing::run_cronista({"eval-revisit", "--truth", (dir_ / "living.jsonl").string(), "--log",
+                                                    (dir_ / "again.log").string(), "--db",
+                                                    (dir_ / "living.jsonl").string()});
+  EXPECT_EQ(not_crawl.exit_code, 1);
+  EXPECT_EQ(cronista::testing::count_lines(not_crawl.err), 1) << not_crawl.err;
 }
 
 // A generated living web, seeds 1 and 7.
