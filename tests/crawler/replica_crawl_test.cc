@@ -59,6 +59,18 @@ std::string archive_index() {
   return index + "</ul>";
 }
 
+// An article of the archive by the number its path matched (404 past the
+// last), under any query: for handlers of their own.
+void serve_article(const httplib::Request& req, httplib::Response& res) {
+    const std::size_t i = std::stoul(req.matches[1]);
+    if (i >= kArticles.size()) {
+      res.status = 404;
+      return;
+    }
+    res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"),
+                    "text/html; charset=utf-8");
+}
+
 // The archive: its index; each article links back.
 void archive(Site& site) {
   for (std::size_t i = 0; i < kArticles.size(); ++i)
@@ -442,13 +454,7 @@ TEST(ReplicaCrawl, UrlsMovedInAnEarlierRunComeBackWhenTheResumedRunUndoesTheDeci
   };
   site.http().Get("/artigos/a([0-9]+)\\.html", [www_is_slow](const httplib::Request& req, httplib::Response& res) {
     www_is_slow(req);
-    const std::size_t i = std::stoul(req.matches[1]);
-    if (i >= kArticles.size()) {
-      res.status = 404;
-      return;
-    }
-    res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"),
-                    "text/html; charset=utf-8");
+    serve_article(req, res);
   });
   TempDir tmp;
   const std::string db = (tmp / "crawl.db").string();
@@ -515,15 +521,7 @@ TEST(ReplicaCrawl, DecisionsSurviveKillMinus9AndResume) {
   Site site("127.0.0.6");
   archive(site);
   // Articles under any query (a reader's links carry one).
-  site.http().Get("/artigos/a([0-9]+)\\.html", [](const httplib::Request& req, httplib::Response& res) {
-    const std::size_t i = std::stoul(req.matches[1]);
-    if (i >= kArticles.size()) {
-      res.status = 404;
-      return;
-    }
-    res.set_content(html("<article><p>" + kArticles[i] + "</p></article><a href=\"/\">início</a>"),
-                    "text/html; charset=utf-8");
-  });
+  site.http().Get("/artigos/a([0-9]+)\\.html", serve_article);
   // A larger third site, so that the crawl is still running at the kill;
   // each of its pages links an article under both names of the archive, so
   // that the resumed run finds new URLs of the replica to move.
