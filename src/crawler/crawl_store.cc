@@ -99,6 +99,7 @@ CREATE TABLE IF NOT EXISTS pages (
   main_hash INTEGER,
   simhash INTEGER,
   main_words INTEGER,
+  main_links INTEGER,
   revisit INTEGER NOT NULL DEFAULT 0,
   changed INTEGER,
   new_urls INTEGER
@@ -271,6 +272,12 @@ Result<std::unique_ptr<CrawlStore>> CrawlStore::open(const std::string& db_path,
       return Status::Error("database '" + db_path + "': " + link_priority.status().message());
     if (!*link_priority)
       if (Status st = s->db_.exec("ALTER TABLE pages ADD COLUMN link_priority INTEGER"); !st.ok())
+        return Status::Error("database '" + db_path + "': " + st.message());
+    // And before pages.main_links (NULL on the rows there: links not known).
+    auto main_links = s->db_.has_column("pages", "main_links");
+    if (!main_links.ok()) return Status::Error("database '" + db_path + "': " + main_links.status().message());
+    if (!*main_links)
+      if (Status st = s->db_.exec("ALTER TABLE pages ADD COLUMN main_links INTEGER"); !st.ok())
         return Status::Error("database '" + db_path + "': " + st.message());
     auto address = s->db_.has_column("hosts", "address");
     if (!address.ok()) return Status::Error("database '" + db_path + "': " + address.status().message());
@@ -498,7 +505,8 @@ Result<std::vector<ReplicaDecisionRow>> CrawlStore::replica_decisions() {
 Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visit) {
   auto st = db_.prepare(
       "SELECT p.url, u.host_id, p.depth, p.fetched_at, p.status, p.revisit, p.changed, p.main_hash, p.simhash, "
-      "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls, f.features FROM pages p "
+      "p.main_words, p.etag, p.last_modified, p.content_hash, p.relevant, p.new_urls, f.features, p.main_links "
+      "FROM pages p "
       "JOIN urls u ON u.id = p.url_id LEFT JOIN page_features f ON f.page_id = p.id "
       "WHERE (p.revisit = 1 AND p.status = 304) OR "
       "(p.status BETWEEN 200 AND 299 AND (p.relevant IS NOT NULL OR p.main_hash IS NOT NULL)) "
@@ -517,6 +525,7 @@ Status CrawlStore::visits(const std::function<void(const StoredVisit&)>& on_visi
       v.signature = revisit::ContentSignature{static_cast<std::uint64_t>(st->column_int(7)),
                                               static_cast<std::uint64_t>(st->column_int(8)),
                                               static_cast<std::uint32_t>(st->column_int(9))};
+    if (v.signature && !st->column_is_null(16)) v.signature->links = static_cast<std::uint64_t>(st->column_int(16));
     v.etag = st->column_text(10);
     v.last_modified = st->column_text(11);
     v.content_hash = st->column_text(12);
@@ -547,8 +556,9 @@ Status CrawlStore::prepare_statements() {
        "INSERT INTO pages(run_id, url_id, url, final_url, status, error_kind, error, fetched_at, duration_ms, "
        "http_version, headers, size, content_hash, content_type, charset, charset_from, replaced_bytes, "
        "last_modified, etag, relevant, segments, segments_in_scope, chronons, links, links_kept, depth, backlinks, "
-       "attempts, document_id, main_hash, simhash, main_words, revisit, changed, new_urls, link_priority) "
-       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
+       "attempts, document_id, main_hash, simhash, main_words, revisit, changed, new_urls, link_priority, "
+       "main_links) "
+       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"},
       {&st_->insert_redirect, "INSERT INTO redirects(page_id, from_url, to_url, status) VALUES (?,?,?,?)"},
       {&st_->insert_history, "INSERT INTO history(page_id, run_id, url, fetched_at) VALUES (?,?,?,?)"},
       {&st_->url_id, "SELECT id FROM urls WHERE url = ?"},
@@ -846,6 +856,10 @@ Status CrawlStore::apply(StoreJob& job, std::vector<std::string>* order_lines) {
   if (p.changed) ip.bind(34, static_cast<std::int64_t>(*p.changed ? 1 : 0)); else ip.bind_null(34);
   if (p.new_urls) ip.bind(35, *p.new_urls); else ip.bind_null(35);
   if (p.link_priority) ip.bind(36, *p.link_priority); else ip.bind_null(36);
+  if (p.main_signature && p.main_signature->links != 0)
+    ip.bind(37, static_cast<std::int64_t>(p.main_signature->links));
+  else
+    ip.bind_null(37);
   if (Status r = ip.run(); !r.ok()) return r;
   const std::int64_t page_id = db_.last_insert_id();
   if (p.features)

@@ -246,10 +246,12 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
       if (b.ok()) base = *b;
     }
   }
+  std::vector<std::string> main_links;  // the targets of the main text's links (a revisit's change)
   for (std::size_t j = 0; j < p.doc.links.size() && base; ++j) {
     const temporal::Link& link = p.doc.links[j];
     auto target = CanonicalUrl::resolve(*base, link.href);
     if (!target.ok()) continue;  // mailto:, javascript:, malformed…
+    if (!link.boilerplate) main_links.push_back(target->str());
     store::LinkInfo info;
     info.target = target->str();
     info.anchor = link.anchor;
@@ -296,6 +298,7 @@ AnalysisResult AnalysisPool::analyse(AnalysisTask task) const {
     for (const temporal::Block& b : p.doc.blocks)
       if (!b.boilerplate) main_text.append(p.doc.text, b.start, b.end - b.start).push_back('\n');
     p.main_signature = revisit::content_signature(main_text);
+    p.main_signature->links = revisit::link_set_signature(std::move(main_links));
     if (options_.replicas_detect) p.main_sketch = replicas::shingle_sketch(main_text);
   }
   // A page's first download in a revisiting crawl: what it shows of how

@@ -55,12 +55,21 @@ ContentSignature content_signature(std::string_view main_text) {
   return sig;
 }
 
+std::uint64_t link_set_signature(std::vector<std::string> urls) {
+  std::sort(urls.begin(), urls.end());
+  urls.erase(std::unique(urls.begin(), urls.end()), urls.end());
+  std::uint64_t sum = 0;
+  for (const std::string& u : urls) sum += XXH3_64bits(u.data(), u.size());
+  return sum != 0 ? sum : 1;
+}
+
 int hamming_distance(std::uint64_t a, std::uint64_t b) { return std::popcount(a ^ b); }
 
 bool is_change(const ContentSignature& before, const ContentSignature& after, int max_same_bits) {
   if (before.exact == after.exact) return false;
   if (before.words < kNearDuplicateMinWords || after.words < kNearDuplicateMinWords) return true;
   if (before.words != after.words) return true;  // words added or taken away
+  if (before.links != 0 && after.links != 0 && before.links != after.links) return true;  // a link replaced
   return hamming_distance(before.simhash, after.simhash) > max_same_bits;
 }
 

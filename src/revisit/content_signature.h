@@ -26,11 +26,18 @@
 //   alone found 52% of the true changes in eight crawls, the count of words
 //   beside it 95%, and neither called any unchanged page changed:
 //   what is left out is a sentence replaced by one of as many words.
+// - `links`: the set of the main text's link targets (canonical URLs), as
+//   one order-free hash. A headline replaced in a list by one of as many
+//   words (a news site's front page, an index) keeps the count of words and
+//   moves the simhash by a few bits, like a typo; it changes the links. A
+//   near-duplicate edit that changes the links is a change.
 // Cost: linear in the text, no allocation beyond the folded copy.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace cronista::revisit {
 
@@ -38,6 +45,9 @@ struct ContentSignature {
   std::uint64_t exact = 0;
   std::uint64_t simhash = 0;
   std::uint32_t words = 0;  // words in the main text
+  // link_set_signature() of the main text's link targets; 0: not known (a
+  // signature stored by an older cronista), which no rule reads.
+  std::uint64_t links = 0;
 };
 
 inline constexpr int kNearDuplicateBits = 3;
@@ -45,12 +55,16 @@ inline constexpr std::uint32_t kNearDuplicateMinWords = 50;
 
 ContentSignature content_signature(std::string_view main_text);
 
+// An order-free hash of a set of URLs (repeats count once), never 0: the sum
+// of their XXH3-64 hashes.
+std::uint64_t link_set_signature(std::vector<std::string> urls);
+
 int hamming_distance(std::uint64_t a, std::uint64_t b);
 
 // Whether `after` is a change of `before`: a different text with another
-// number of words, or whose simhash is more than `max_same_bits` away. Any
-// difference is a change where either text has fewer than
-// kNearDuplicateMinWords words.
+// number of words, or other links (both known), or whose simhash is more
+// than `max_same_bits` away. Any difference is a change where either text
+// has fewer than kNearDuplicateMinWords words.
 bool is_change(const ContentSignature& before, const ContentSignature& after,
                int max_same_bits = kNearDuplicateBits);
 

@@ -30,6 +30,7 @@ std::string copy_text(const crawler::SharedCopy& c) {
   nlohmann::json j = {{"etag", c.etag}, {"lm", c.last_modified}, {"sha", c.content_hash},
                       {"at", c.captured_at}, {"depth", c.depth}, {"last", c.last_visit}, {"rel", c.relevant}};
   if (c.signature) j["sig"] = {c.signature->exact, c.signature->simhash, c.signature->words};
+  if (c.signature && c.signature->links != 0) j["links"] = c.signature->links;
   if (c.history) {
     // Visits as signed intervals (negative: a change), oldest first.
     nlohmann::json visits = nlohmann::json::array();
@@ -60,6 +61,8 @@ crawler::SharedCopy copy_of(const std::string& text) {
       j["sig"][1].is_number_unsigned() && j["sig"][2].is_number_unsigned())
     c.signature = revisit::ContentSignature{j["sig"][0].get<std::uint64_t>(), j["sig"][1].get<std::uint64_t>(),
                                             j["sig"][2].get<std::uint32_t>()};
+  if (c.signature && j.contains("links") && j["links"].is_number_unsigned())
+    c.signature->links = j["links"].get<std::uint64_t>();
   const auto& f = j.contains("folded") ? j["folded"] : nlohmann::json();
   if (j.contains("visits") && j["visits"].is_array() && f.is_array() && f.size() == 5 &&
       std::all_of(f.begin(), f.end(), [](const nlohmann::json& x) { return x.is_number() && x.get<double>() >= 0; }) &&

@@ -274,6 +274,51 @@ TEST(RevisitCrawl, ChangesAreFoundInTheMainTextAndValidatorsAreUsedWhileTrusted)
   EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT main_hash) FROM pages WHERE url = '" + web.site.url("/noisy") + "'"), 1);
 }
 
+// A front page whose list of headlines gets the day's weather bulletin in
+// place of yesterday's (as many words, a few bits of simhash: the text alone
+// reads an edit in place) has changed, by its links; a page whose sidebar
+// links another bulletin on every visit, and whose main text differs by a
+// counter, has not: furniture links do not count.
+TEST(RevisitCrawl, AHeadlineReplacedInAListIsAChangeAndAFurnitureLinkIsNot) {
+  Site site("127.0.0.1");
+  std::atomic<int> front{0}, side{0};
+  const char* const kDays[] = {"sexta-feira", "sábado"};
+  site.http().Get("/capa", [&](const httplib::Request&, httplib::Response& res) {
+    const int n = front++;
+    res.set_content(news_page(std::string(kArticles[0]) + "</p><p>Últimas: <a href=\"/tempo/" + std::to_string(n) +
+                              "\">Boletim do tempo para " + kDays[n % 2] + "</a>. Greve nos comboios da Linha de Sintra."),
+                    "text/html; charset=utf-8");
+  });
+  site.http().Get("/lateral", [&](const httplib::Request&, httplib::Response& res) {
+    const int n = side++;
+    // A counter in the main text besides: the text differs by a number, as
+    // furniture that leaked into it does.
+    res.set_content(news_page(std::string(kArticles[1]) + " Lido " + std::to_string(1200 + n) + " vezes.",
+                              "<aside>Mais lidas: <a href=\"/tempo/lido-" + std::to_string(n) +
+                                                "\">Boletim do tempo para " + kDays[n % 2] + "</a></aside>"),
+                    "text/html; charset=utf-8");
+  });
+  site.http().Get("/tempo/.*", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(news_page("Céu limpo em todo o território, com temperaturas entre os 12 e os 25 graus."),
+                    "text/html; charset=utf-8");
+  });
+  site.page("/", news_page("Índice. <a href=\"/capa\">capa</a> <a href=\"/lateral\">lateral</a>"));
+  site.start();
+  TempDir tmp;
+  const std::string db = (tmp / "c.db").string();
+  auto r = testing::run_cronista({"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db", db,
+                                  "--delay-ms", "20", "--quiet", "--revisit", "--revisit-policy", "uniform",
+                                  "--fetch-rate", "20", "--max-fetches", "40", site.url("/")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  expect_revisits(db, site.url("/capa"), 2, "200|1");
+  expect_revisits(db, site.url("/lateral"), 2, "200|0");
+  // The links' signature is stored with each download (what --resume reads).
+  EXPECT_EQ(count(db, "SELECT COUNT(*) FROM pages WHERE main_hash IS NOT NULL AND main_links IS NULL"), 0);
+  EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT main_links) FROM pages WHERE url = '" + site.url("/lateral") + "'"), 1);
+  EXPECT_EQ(count(db, "SELECT COUNT(DISTINCT main_links) FROM pages WHERE url = '" + site.url("/capa") + "'"),
+            count(db, "SELECT COUNT(*) FROM pages WHERE url = '" + site.url("/capa") + "'"));
+}
+
 TEST(RevisitCrawl, UnchangedContentIsWrittenAsWarcRevisitRecords) {
   RevisitRun run(kPages * 5, true);
   const Web& web = run.web;

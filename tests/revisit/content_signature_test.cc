@@ -68,6 +68,34 @@ TEST(ContentSignature, ACounterInTheMainTextIsNotAChange) {
   EXPECT_FALSE(is_change(a, b));
 }
 
+// A front page: the latest headlines, each a link. The day's weather
+// bulletin replaces yesterday's: as many words, the simhash moved no more
+// than a typo moves it, but another link.
+TEST(ContentSignature, AHeadlineReplacedInAListIsAChangeThroughItsLink) {
+  const std::string intro = kArticle + " Últimas notícias:";
+  const std::string before_text = intro + " Boletim do tempo para sexta-feira. Greve nos comboios da Linha de Sintra.";
+  const std::string after_text = intro + " Boletim do tempo para sábado. Greve nos comboios da Linha de Sintra.";
+  auto before = content_signature(before_text), after = content_signature(after_text);
+  // The text alone cannot tell it from an edit in place.
+  ASSERT_EQ(before.words, after.words);
+  ASSERT_LE(hamming_distance(before.simhash, after.simhash), kNearDuplicateBits);
+  EXPECT_FALSE(is_change(before, after));
+  before.links = link_set_signature({"http://jornal.pt/tempo/2024-05-03", "http://jornal.pt/2024/05/greve"});
+  after.links = link_set_signature({"http://jornal.pt/tempo/2024-05-04", "http://jornal.pt/2024/05/greve"});
+  EXPECT_TRUE(is_change(before, after));
+  // The same links in another order, or one twice: the same set, no change.
+  auto relaid = before;
+  relaid.links = link_set_signature(
+      {"http://jornal.pt/2024/05/greve", "http://jornal.pt/tempo/2024-05-03", "http://jornal.pt/2024/05/greve"});
+  EXPECT_EQ(relaid.links, before.links);
+  EXPECT_FALSE(is_change(before, relaid));
+  // A signature stored before links were kept (0) leaves the text to decide.
+  auto old = before;
+  old.links = 0;
+  EXPECT_FALSE(is_change(old, after));
+  EXPECT_NE(link_set_signature({}), 0u);
+}
+
 TEST(ContentSignature, AnotherArticleIsFarAway) {
   const std::string other =
       "No verão de 2001 a seca atingiu o Alentejo e as barragens ficaram a metade da capacidade; "
