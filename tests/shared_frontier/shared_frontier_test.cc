@@ -176,7 +176,9 @@ TEST_F(SharedFrontierTest, ARedirectTargetOfferedAtItsSourcesPlaceGoesBeforeTheU
   std::vector<std::string> order;
   while (auto c = claim_within(*w2, std::chrono::milliseconds(500))) {
     order.push_back(c->url);
-    if (c->url == "http://a.pt/destino") EXPECT_EQ(c->order, hop->order);
+    if (c->url == "http://a.pt/destino") {
+      EXPECT_EQ(c->order, hop->order);
+    }
     ASSERT_TRUE(w2->release(*c).ok());
     ASSERT_TRUE(w2->complete(*c, false).ok());
   }
