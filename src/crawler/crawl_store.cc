@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <unordered_map>
@@ -186,6 +187,19 @@ std::string iso_time(std::chrono::system_clock::time_point t) {
   std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
                 tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(ms % 1000));
   return buf;
+}
+
+Result<std::unique_ptr<CrawlStore>> open_existing_crawl(const std::string& db_path) {
+  using R = Result<std::unique_ptr<CrawlStore>>;
+  if (!std::filesystem::exists(db_path)) return R::Error("no crawl database '" + db_path + "'");
+  {
+    auto peek = store::Database::open(db_path, true);
+    if (!peek.ok()) return peek.status();
+    auto crawl = peek->has_table("crawl_meta");
+    if (!crawl.ok()) return R::Error("'" + db_path + "': " + crawl.status().message());
+    if (!*crawl) return R::Error("'" + db_path + "' is not a crawl database");
+  }
+  return CrawlStore::open(db_path, CrawlStoreOptions{});
 }
 
 std::optional<std::int64_t> iso_ms(const std::string& s) {

@@ -305,6 +305,11 @@ class CrawlStore {
   std::atomic<bool> failed_{false};
 };
 
+// An existing crawl database opened to be read (by an evaluator): a file
+// that is missing or is not a crawl database (no crawl_meta table, checked
+// read-only first, so that it stays as it is) is a one-line error.
+Result<std::unique_ptr<CrawlStore>> open_existing_crawl(const std::string& db_path);
+
 // ISO 8601 UTC with milliseconds: "2026-11-22T08:30:43.123Z".
 std::string iso_time(std::chrono::system_clock::time_point t);
 // Milliseconds since the epoch of an iso_time() string, or nullopt.

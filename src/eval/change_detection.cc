@@ -3,14 +3,12 @@
 #include "eval/change_detection.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <iomanip>
 #include <map>
 #include <optional>
 #include <sstream>
 
 #include "crawler/crawl_store.h"
-#include "store/database.h"
+#include "eval/number_format.h"
 
 namespace cronista::eval {
 namespace {
@@ -23,16 +21,7 @@ struct Download {
 
 Status read_downloads(const std::string& db, const sampleweb::LivingTruth& truth,
                       std::map<int, std::vector<Download>>* out) {
-  if (!std::filesystem::exists(db)) return Status::Error("no crawl database '" + db + "'");
-  {
-    // Read first without writing: a file that is not a crawl stays as it is.
-    auto peek = store::Database::open(db, true);
-    if (!peek.ok()) return peek.status();
-    auto crawl = peek->has_table("crawl_meta");
-    if (!crawl.ok()) return Status::Error("'" + db + "': " + crawl.status().message());
-    if (!*crawl) return Status::Error("'" + db + "' is not a crawl database");
-  }
-  auto store = crawler::CrawlStore::open(db, crawler::CrawlStoreOptions{});
+  auto store = crawler::open_existing_crawl(db);
   if (!store.ok()) return store.status();
   return (*store)->visits([&](const crawler::StoredVisit& v) {
     if (v.status != 200) return;
@@ -45,12 +34,6 @@ Status read_downloads(const std::string& db, const sampleweb::LivingTruth& truth
     if (v.revisit) d.verdict = v.changed;
     (*out)[page->second].push_back(d);
   });
-}
-
-std::string fixed(double v, int decimals) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(decimals) << v;
-  return s.str();
 }
 
 }  // namespace

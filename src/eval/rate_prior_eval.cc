@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <map>
 #include <optional>
@@ -13,7 +12,6 @@
 #include "revisit/content_signature.h"
 #include "revisit/page_features.h"
 #include "revisit/rate_prior.h"
-#include "store/database.h"
 
 namespace cronista::eval {
 namespace {
@@ -32,16 +30,7 @@ struct Seen {
 // a revisit: its stored verdict; a download again: the signatures) is an
 // observation; one that cannot be compared starts the page's clock again.
 Result<std::vector<Seen>> read_crawl(const std::string& db, const sampleweb::LivingTruth& truth) {
-  if (!std::filesystem::exists(db)) return Result<std::vector<Seen>>::Error("no crawl database '" + db + "'");
-  {
-    // Read first without writing: a file that is not a crawl stays as it is.
-    auto peek = store::Database::open(db, true);
-    if (!peek.ok()) return peek.status();
-    auto crawl = peek->has_table("crawl_meta");
-    if (!crawl.ok()) return Result<std::vector<Seen>>::Error("'" + db + "': " + crawl.status().message());
-    if (!*crawl) return Result<std::vector<Seen>>::Error("'" + db + "' is not a crawl database");
-  }
-  auto store = crawler::CrawlStore::open(db, crawler::CrawlStoreOptions{});
+  auto store = crawler::open_existing_crawl(db);
   if (!store.ok()) return store.status();
   auto last = (*store)->last_run();
   if (!last.ok()) return last.status();

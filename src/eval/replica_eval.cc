@@ -7,16 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "eval/number_format.h"
 #include "replicas/site_profiles_db.h"
 
 namespace cronista::eval {
 namespace {
-
-std::string fixed(double v, int digits = 4) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
 
 bool under(const std::string& path, const std::string& prefix) {
   return prefix.empty() || (path.compare(0, prefix.size(), prefix) == 0 &&

@@ -12,9 +12,10 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <iomanip>
 #include <map>
 #include <sstream>
+
+#include "eval/number_format.h"
 
 namespace cronista::eval {
 
@@ -22,12 +23,6 @@ using sampleweb::LivingPage;
 using sampleweb::LivingTruth;
 
 namespace {
-
-std::string fixed(double v, int decimals) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(decimals) << v;
-  return s.str();
-}
 
 double percentile(const std::vector<double>& sorted, double q) {
   if (sorted.empty()) return 0;
