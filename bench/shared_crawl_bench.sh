@@ -30,7 +30,9 @@
 #   bench/shared_crawl_bench.sh                       seeds 1 and 7, delays 100 and 0 ms
 #   bench/shared_crawl_bench.sh --seeds 7 --delays 100 --max-pages 600
 #   bench/shared_crawl_bench.sh --urls 200000         a smaller memory run (0: none)
-#   bench/shared_crawl_bench.sh --keep                keep the work folder
+#   bench/shared_crawl_bench.sh --keep                keep the work folder (each run's
+#                                                     databases in r<run>-s<seed>-d<delay>/,
+#                                                     the last run's in the folder itself)
 #
 # Options: --pages N (pages of the sample web, default 2000), --max-pages N
 # (budget of every crawl, default 300), --seeds "S…" (default "1 7"),
@@ -162,7 +164,12 @@ for seed in $seeds; do
 
     for run in $(seq 1 "$runs"); do
       tag="s$seed-d$delay"
-      rm -f "$work"/*-"$tag"*.db*
+      if ((keep && run > 1)); then  # the previous run's databases, kept for a look at single runs
+        mkdir -p "$work/r$((run - 1))-$tag"
+        mv "$work"/*-"$tag"*.db* "$work/r$((run - 1))-$tag/"
+      else
+        rm -f "$work"/*-"$tag"*.db*
+      fi
       echo "shared_crawl_bench: seed $seed, --delay-ms $delay, run $run: lone crawl, one worker, three workers" >&2
       t0=$(now); crawl "$seed" "$delay" "lone-$tag" --order-out "$work/lone-$tag-r$run.order"; t1=$(now)
       lones+=("$(seconds "$t0" "$t1")")
