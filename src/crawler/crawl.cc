@@ -208,7 +208,8 @@ class Crawl {
   // words of the pages downloaded (title_words.h).
   bool topic_signal() const { return o_.temporal_mode && o_.max_link_penalty > 0; }
   // A shared crawl's title words come from its log of titles (every
-  // worker's, from its beginning), not from this worker's own pages.
+  // worker's, from its beginning) and, at once, this run's own pages; a
+  // resumed worker's pages of before come from the log, not its database.
   bool titles_from_log() const { return shared_ && topic_signal(); }
 
   // Revisits (o_.revisit).
@@ -1865,8 +1866,9 @@ void Crawl::pump_shared() {
 }
 
 // The title words of one crawl are learnt from every worker's pages: in a
-// shared crawl a title goes through the crawl's log of them (SharedCrawl),
-// and comes back with the others' to be learnt in one order.
+// shared crawl a title is learnt here at once, as a lone crawl learns it
+// (the links of the next page analysed are judged with it), and goes to
+// the crawl's log of them (SharedCrawl), from which the others' come.
 // Every worker reads every title, so a page's title reaches the log cut
 // to its first kMaxSharedTitle bytes (at a character boundary): a hostile
 // page's megabyte title does not go to Redis and to each worker.
@@ -1880,7 +1882,10 @@ void Crawl::learn_title(const std::string& title, bool relevant) {
   std::size_t n = std::min(title.size(), kMaxSharedTitle);
   if (n < title.size())
     n = temporal::char_start_at_or_before(title, n);  // not inside a character
-  shared_->learn_title(title.substr(0, n), relevant);
+  std::string logged = title.substr(0, n);
+  title_words_.learn(logged, relevant);  // what the others learn of it
+  ++titles_learnt_;
+  shared_->learn_title(std::move(logged), relevant);
 }
 
 void Crawl::credit_announced() {

@@ -134,9 +134,13 @@ bool SharedCrawl::take(const std::function<bool(const SharedClaim&)>& accept) {
   keep_failed(&completions_, reply.completed, t.completions);
   if (reply.titles.ok()) {
     titles_.erase(titles_.begin(), titles_.begin() + static_cast<std::ptrdiff_t>(t.titles));
-    titles_from_ += reply.titles->size();
-    titles_read_.insert(titles_read_.end(), std::make_move_iterator(reply.titles->begin()),
-                        std::make_move_iterator(reply.titles->end()));
+    if (t.titles > 0 && reply.titles_end >= t.titles)
+      own_titles_.emplace_back(reply.titles_end - t.titles, reply.titles_end);
+    for (SharedTitle& title : *reply.titles) {
+      const std::uint64_t at = titles_from_++;
+      while (!own_titles_.empty() && own_titles_.front().second <= at) own_titles_.pop_front();
+      if (own_titles_.empty() || at < own_titles_.front().first) titles_read_.push_back(std::move(title));
+    }
   } else if (first.ok()) {
     first = reply.titles.status();
   }

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <future>
 #include <memory>
@@ -157,8 +158,10 @@ struct SharedReply {
   std::vector<Status> released, completed;  // one per release and completion
   Result<SharedPull> pull = SharedPull{};  // with claims > 0
   // The titles were logged; with read_titles, the log's entries read from
-  // titles_from, in the log's order.
+  // titles_from, in the log's order; and the log's length once this
+  // exchange's titles were appended (they are its last ones).
   Result<std::vector<SharedTitle>> titles = std::vector<SharedTitle>{};
+  std::uint64_t titles_end = 0;
 };
 
 class SharedWork {
@@ -246,13 +249,16 @@ class SharedCrawl {
   void pump(std::size_t want, const std::function<bool(const SharedClaim&)>& accept);
   // The rule the claims follow, asked for as each round trip with claims starts.
   void set_slot_rule(std::function<SharedSlotRule()> rule) { slot_rule_ = std::move(rule); }
-  // Page titles shared by all workers: what the crawl's record of title
-  // words learns goes to the crawl's log of titles with the next round
-  // trip (learn_title()), and every round trip reads the log on from where
-  // the last read ended; take_titles() hands over what was read, every
-  // worker's titles in the log's one order, this worker's own as they come
-  // back. A worker started again reads the log from its beginning, so
-  // nothing learnt before is lost with a restart.
+  // Page titles shared by all workers: a title this worker's record of
+  // title words has learnt at once goes to the crawl's log of titles with
+  // the next round trip (learn_title()), and every round trip reads the
+  // log on from where the last read ended; take_titles() hands over what
+  // was read, the other workers' titles in the log's one order (this
+  // worker's own, learnt already, are left out where the reply placed
+  // them; of a title logged twice after a lost reply, the copy whose
+  // place that reply held is handed over). A
+  // worker started again reads the log from its beginning, its own titles
+  // of before among them, so nothing learnt before is lost with a restart.
   void share_titles() { share_titles_ = true; }
   void learn_title(std::string title, bool relevant) { titles_.push_back(SharedTitle{std::move(title), relevant}); }
   std::vector<SharedTitle> take_titles() { return std::exchange(titles_read_, {}); }
@@ -316,6 +322,9 @@ class SharedCrawl {
   bool share_titles_ = false;
   std::vector<SharedTitle> titles_, titles_read_;  // to log; read, not taken yet
   std::uint64_t titles_from_ = 0;                   // the log's entries read so far
+  // Where this worker's own titles were put in the log ([from, to), in
+  // order), until read past: not handed over by take_titles().
+  std::deque<std::pair<std::uint64_t, std::uint64_t>> own_titles_;
   std::vector<std::uint64_t> announced_;
   std::unordered_map<std::string, SharedClaim> held_;         // claimed, not finished
   std::unordered_set<std::string> released_;                  // of held_, their host released

@@ -170,6 +170,7 @@ class RedisWork : public crawler::SharedWork {
       for (const std::string& e : *r.titles)
         read.push_back(e.empty() ? crawler::SharedTitle{} : crawler::SharedTitle{e.substr(1), e[0] == '1'});
       out.titles = std::move(read);
+      out.titles_end = static_cast<std::uint64_t>(std::max<std::int64_t>(0, r.titles_end));
     }
     return out;
   }

@@ -698,18 +698,22 @@ return {v, redis.call('PTTL', ARGV[1])}
 )lua";
 
 // ARGV: prefix, from, most, then entries. The crawl's log of page titles
-// ('titles'): the entries are appended in their order, then up to `most`
-// entries from index `from` are returned (none when `from` < 0). Atomic, so
-// a worker reading from where its last read ended meets every entry of the
-// log once, its own among them, in the one order every worker reads.
+// ('titles'): the entries are appended in their order, then the log's
+// length is returned, followed by up to `most` entries from index `from`
+// (none when `from` < 0). Atomic, so a worker reading from where its last
+// read ended meets every entry of the log once, its own among them, in the
+// one order every worker reads, and knows where its own were put: the last
+// of them just before the length returned.
 constexpr const char* kTitles = R"lua(
 local key = ARGV[1] .. 'titles'
 local from, most = tonumber(ARGV[2]), tonumber(ARGV[3])
 for i = 4, #ARGV, 1000 do
   redis.call('RPUSH', key, unpack(ARGV, i, math.min(i + 999, #ARGV)))
 end
-if from < 0 or most <= 0 then return {} end
-return redis.call('LRANGE', key, from, from + most - 1)
+local out = {redis.call('LLEN', key)}
+if from < 0 or most <= 0 then return out end
+for _, e in ipairs(redis.call('LRANGE', key, from, from + most - 1)) do out[#out + 1] = e end
+return out
 )lua";
 
 // Each script with the Lua functions it calls, put together once.
@@ -939,7 +943,11 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     } else {
       std::vector<std::string> read;
       read.reserve(r->elements.size());
-      for (RedisReply& e : r->elements) read.push_back(std::move(e.str));
+      for (std::size_t i = 0; i < r->elements.size(); ++i) {
+        RedisReply& e = r->elements[i];
+        if (i == 0) out.titles_end = e.integer;  // the log's length
+        else read.push_back(std::move(e.str));
+      }
       out.titles = std::move(read);
     }
   }

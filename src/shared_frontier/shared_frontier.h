@@ -315,7 +315,8 @@ class SharedFrontier {
     // in their order; then, with titles_from >= 0, up to kTitlesPerRead
     // entries of the log from that index are read back (this worker's own
     // among them). Atomic by itself; sent again after a lost reply, its
-    // entries are logged twice.
+    // entries are logged twice. The log's length once they are appended
+    // comes back (titles_end): this exchange's entries end there.
     std::vector<std::string> titles;
     std::int64_t titles_from = -1;
   };
@@ -327,6 +328,7 @@ class SharedFrontier {
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});
     Result<std::vector<std::string>> titles = std::vector<std::string>{};  // the log's entries read
+    std::int64_t titles_end = 0;  // the log's length after this exchange's entries (with titles)
   };
   ExchangeResult exchange(const Exchange& x);
 

@@ -42,6 +42,7 @@ class MemoryWork : public SharedWork {
       return r;
     }
     titles.insert(titles.end(), x.titles.begin(), x.titles.end());
+    r.titles_end = titles.size();
     if (x.read_titles)
       r.titles = std::vector<SharedTitle>(titles.begin() + static_cast<std::ptrdiff_t>(std::min(x.titles_from, titles.size())),
                                           titles.end());
@@ -236,9 +237,10 @@ namespace cronista::crawler {
 namespace {
 
 // Page titles told while the shared frontier does not answer wait and go
-// with the next trip that reaches it; each title of the crawl's log is
-// handed over once, in the log's order, whatever the trips it took.
-TEST(SharedCrawlLoop, TitlesToldWhileTheFrontierIsDownGoLaterAndEachComesBackOnce) {
+// with the next trip that reaches it; each title the other workers put in
+// the crawl's log is handed over once, in the log's order, whatever the
+// trips it took, and the worker's own (learnt when told) are not.
+TEST(SharedCrawlLoop, TitlesToldWhileTheFrontierIsDownGoLaterAndTheOthersComeBackOnce) {
   auto work = std::make_shared<MemoryWork>();
   work->budget = 1;
   SharedCrawl crawl(work, std::chrono::seconds(30));
@@ -255,11 +257,24 @@ TEST(SharedCrawlLoop, TitlesToldWhileTheFrontierIsDownGoLaterAndEachComesBackOnc
   claims_of_pump(crawl, 1);
   std::this_thread::sleep_until(crawl.next_try());
   claims_of_pump(crawl, 1);  // nothing new in the log: nothing handed over again
-  std::vector<std::string> got;
-  for (const SharedTitle& t : crawl.take_titles()) got.push_back((t.relevant ? "+" : "-") + t.title);
-  EXPECT_EQ(got, (std::vector<std::string>{"+Outro trabalhador: a guerra em 1943", "+Racionamento em Lisboa",
-                                           "-Futebol de domingo"}));
+  auto taken = [&] {
+    std::vector<std::string> got;
+    for (const SharedTitle& t : crawl.take_titles()) got.push_back((t.relevant ? "+" : "-") + t.title);
+    return got;
+  };
+  EXPECT_EQ(taken(), (std::vector<std::string>{"+Outro trabalhador: a guerra em 1943"}));
   EXPECT_EQ(work->titles.size(), 3u);
+  // The others' titles logged before and after its own, read in one trip
+  // with its own in between: the others' come, in the log's order.
+  work->titles.push_back(SharedTitle{"Terceiro: o armistício de 1945", true});
+  crawl.learn_title("Receitas de bacalhau", false);
+  std::this_thread::sleep_until(crawl.next_try());
+  claims_of_pump(crawl, 1);
+  work->titles.push_back(SharedTitle{"Terceiro: a bolsa hoje", false});
+  std::this_thread::sleep_until(crawl.next_try());
+  claims_of_pump(crawl, 1);
+  EXPECT_EQ(taken(), (std::vector<std::string>{"+Terceiro: o armistício de 1945", "-Terceiro: a bolsa hoje"}));
+  EXPECT_EQ(work->titles.size(), 6u);
 }
 
 }  // namespace

@@ -108,12 +108,14 @@ TEST_F(SharedFrontierTest, PageTitlesMakeOneLogThatEveryWorkerReadsInOneOrder) {
   auto one = open_crawl_work(redis_.uri(), worker("w1"));
   auto two = open_crawl_work(redis_.uri(), worker("w2"));
   ASSERT_TRUE(one.ok() && two.ok());
-  auto trip = [](crawler::SharedWork& w, std::vector<crawler::SharedTitle> titles, bool read, std::uint64_t from) {
+  std::uint64_t end = 0;  // the log's length after the last trip's titles
+  auto trip = [&end](crawler::SharedWork& w, std::vector<crawler::SharedTitle> titles, bool read, std::uint64_t from) {
     crawler::SharedExchange x;
     x.titles = std::move(titles);
     x.read_titles = read;
     x.titles_from = from;
     auto r = w.exchange(x);
+    end = r.titles_end;
     std::vector<std::string> out;
     if (!r.titles.ok()) return std::vector<std::string>{"error: " + r.titles.status().message()};
     for (const auto& t : *r.titles) out.push_back((t.relevant ? "+" : "-") + t.title);
@@ -122,10 +124,14 @@ TEST_F(SharedFrontierTest, PageTitlesMakeOneLogThatEveryWorkerReadsInOneOrder) {
   using V = std::vector<std::string>;
   EXPECT_EQ(trip(**one, {{"Racionamento em Lisboa, 1942", true}, {"Futebol: o campeonato de hoje", false}}, true, 0),
             (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje"}));
+  EXPECT_EQ(end, 2u);
   EXPECT_EQ(trip(**two, {{"O desembarque na Normandia", true}}, true, 0),
             (V{"+Racionamento em Lisboa, 1942", "-Futebol: o campeonato de hoje", "+O desembarque na Normandia"}));
+  EXPECT_EQ(end, 3u);  // its title is the log's third
   EXPECT_EQ(trip(**two, {{"Receitas de bacalhau", false}}, false, 0), V{});  // logged, not read
+  EXPECT_EQ(end, 4u);
   EXPECT_EQ(trip(**one, {}, true, 2), (V{"+O desembarque na Normandia", "-Receitas de bacalhau"}));
+  EXPECT_EQ(end, 4u);
   EXPECT_EQ(trip(**one, {}, true, 4), V{});
   // A title with any bytes (no separator is assumed) comes back whole.
   const std::string odd = std::string("0\t1\n\xc3\xa9") + '\0' + "fim";
