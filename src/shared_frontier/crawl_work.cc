@@ -121,18 +121,17 @@ class RedisWork : public crawler::SharedWork {
     return Status::Ok();
   }
 
-  // One round trip (SharedFrontier::exchange). The queued URLs whose
-  // links, counted over all workers, rose move up in the next one (after
-  // the offers of this one: seen, so only moved, never queued again).
+  // One round trip (SharedFrontier::exchange). A queued URL offered again
+  // moves up in the same call to the priority of its links counted over
+  // all workers and the lowest penalty of them (QueuedUrl::penalty), as
+  // the lone crawl's frontier ranks it.
   crawler::SharedReply exchange(const crawler::SharedExchange& x) override {
     SharedFrontier::Exchange e;
-    e.add.reserve(x.offers.size() + up_.size());
+    e.add.reserve(x.offers.size());
     for (const auto& u : x.offers)
-      e.add.push_back(
-          QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks, u.order});
+      e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks,
+                                u.order, u.penalty == crawler::kAnnouncedPenalty ? -1 : u.penalty});
     const std::size_t offered = e.add.size();
-    e.add.insert(e.add.end(), std::make_move_iterator(up_.begin()), std::make_move_iterator(up_.end()));
-    up_.clear();
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
@@ -149,14 +148,7 @@ class RedisWork : public crawler::SharedWork {
     e.titles_from = x.read_titles ? static_cast<std::int64_t>(x.titles_from) : -1;
     auto r = f_->exchange(e);
     crawler::SharedReply out;
-    out.offered = r.added;
-    if (r.added.ok()) {
-      move_up(x.offers, e.add, r.linked);
-    } else {
-      // Not known to be queued: the offers go again; the moves wait for the next trip.
-      up_.assign(std::make_move_iterator(e.add.begin() + static_cast<std::ptrdiff_t>(offered)),
-                 std::make_move_iterator(e.add.end()));
-    }
+    out.offered = r.added;  // not known to be queued: the offers go again
     std::erase_if(r.fresh, [&](std::size_t i) { return i >= offered; });
     out.fresh = std::move(r.fresh);
     out.released = std::move(r.released);
@@ -173,19 +165,6 @@ class RedisWork : public crawler::SharedWork {
       out.titles_end = static_cast<std::uint64_t>(std::max<std::int64_t>(0, r.titles_end));
     }
     return out;
-  }
-
-  // Queued URLs whose links, counted over all workers, rose: each is to
-  // move up to the priority of its count, with the next round trip.
-  void move_up(const std::vector<crawler::SharedUrl>& urls, const std::vector<QueuedUrl>& q,
-               const std::vector<Linked>& linked) {
-    for (const Linked& l : linked) {
-      if (l.index >= urls.size()) continue;  // a move itself (it counts no link)
-      QueuedUrl u = q[l.index];
-      u.priority = crawler::priority_for(static_cast<std::uint32_t>(l.backlinks), urls[l.index].penalty);
-      u.backlinks = 0;
-      if (u.priority < q[l.index].priority) up_.push_back(std::move(u));
-    }
   }
 
   Status give_back(const crawler::SharedClaim& c) override { return f_->give_back(to_claim(c)); }
@@ -258,7 +237,6 @@ class RedisWork : public crawler::SharedWork {
 
  private:
   std::unique_ptr<SharedFrontier> f_;
-  std::vector<QueuedUrl> up_;  // moves up for the next round trip
 };
 
 }  // namespace

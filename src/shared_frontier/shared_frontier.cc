@@ -93,21 +93,30 @@ local function release_host(p, worker, host)
 end
 )lua";
 
-// ARGV: prefix, n, then n × (url, host, address, priority, backlinks, order).
-// Returns {added, {(i, backlinks) for each URL i (from 1) still queued
-// whose links across workers were counted}, {i for each URL never seen
-// before}}. A queued URL absent from 'links' has one link (most have), so
-// that only the others cost memory. A host with a queued URL is in 'qhosts'.
-// A new URL's score is its priority times 2^32 plus its place: the next of
-// 'seq', or the order given (a redirect target's, its source's place).
+// ARGV: prefix, n, then n × (url, host, address, priority, backlinks, order,
+// penalty). Returns {added, {(i, backlinks) for each URL i (from 1) still
+// queued whose links across workers were counted}, {i for each URL never
+// seen before}}. A queued URL absent from 'links' has one link (most have),
+// so that only the others cost memory. A host with a queued URL is in
+// 'qhosts'. A new URL's score is its priority times 2^32 plus its place:
+// the next of 'seq', or the order given (a redirect target's, its source's
+// place). A URL seen and queued keeps its place and moves up to a better
+// priority: the one offered, or, with a penalty >= 0 (a crawler's link
+// priority, crawler::priority_for), floor(100 / (links + 1)) for its links
+// counted with this offer's, plus the lower of this link's penalty and the
+// lowest before (its queued priority less what its links before gave), as
+// a lone crawl's frontier ranks it. Priority -1 (a URL a hub announced)
+// is kept, not recomputed.
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
 local linked = {}
 local fresh = {}
+local function by_links(n) return math.floor(100 / (n + 1)) end
 for i = 0, tonumber(ARGV[2]) - 1 do
-  local url, host, addr = ARGV[3 + i * 6], ARGV[4 + i * 6], ARGV[5 + i * 6]
-  local prio, links, order = tonumber(ARGV[6 + i * 6]), tonumber(ARGV[7 + i * 6]), tonumber(ARGV[8 + i * 6])
+  local url, host, addr = ARGV[3 + i * 7], ARGV[4 + i * 7], ARGV[5 + i * 7]
+  local prio, links, order = tonumber(ARGV[6 + i * 7]), tonumber(ARGV[7 + i * 7]), tonumber(ARGV[8 + i * 7])
+  local penalty = tonumber(ARGV[9 + i * 7])
   local q = p .. 'q:' .. host
   if redis.call('SADD', p .. 'seen', url) == 1 then
     local s = order
@@ -124,20 +133,22 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   else
     local cur = redis.call('ZSCORE', q, url)
     if cur then
-      local score = prio * 4294967296 + (tonumber(cur) % 4294967296)
-      if score < tonumber(cur) then
+      cur = tonumber(cur)
+      local had = tonumber(redis.call('HGET', p .. 'links', url) or '1')
+      local total = had + links
+      local cur_prio = math.floor(cur / 4294967296)
+      if penalty >= 0 and prio >= 0 and cur_prio >= 0 then
+        prio = by_links(total) + math.max(0, math.min(penalty, cur_prio - by_links(had)))
+      end
+      local score = prio * 4294967296 + (cur % 4294967296)
+      if score < cur then
         redis.call('ZADD', q, score, url)
         count_priority(p, cur, -1)
         count_priority(p, score, 1)
         indexed(p, host, score)
       end
       if links > 0 then
-        local total = links + 1
-        if redis.call('HEXISTS', p .. 'links', url) == 1 then
-          total = redis.call('HINCRBY', p .. 'links', url, links)
-        else
-          redis.call('HSET', p .. 'links', url, total)
-        end
+        redis.call('HSET', p .. 'links', url, total)
         linked[#linked + 1] = i + 1
         linked[#linked + 1] = total
       end
@@ -788,7 +799,7 @@ Result<std::vector<SharedFrontier::Clash>> SharedFrontier::agree(
 std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& urls, std::size_t from,
                                                  std::size_t n) const {
   std::vector<std::string> args = {prefix(), std::to_string(n)};
-  args.reserve(2 + n * 6);
+  args.reserve(2 + n * 7);
   for (std::size_t j = from; j < from + n; ++j) {
     args.push_back(urls[j].url);
     args.push_back(urls[j].host);
@@ -796,6 +807,7 @@ std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& 
     args.push_back(std::to_string(urls[j].priority));
     args.push_back(std::to_string(urls[j].backlinks));
     args.push_back(std::to_string(urls[j].order));
+    args.push_back(std::to_string(urls[j].penalty));
   }
   return args;
 }

@@ -87,6 +87,14 @@ struct QueuedUrl {
   // queued so far; else that place (a redirect target takes its source's,
   // so that a chain is followed before the links found after it).
   std::uint32_t order = 0;
+  // The penalty of the offering link's context, when `priority` is a
+  // crawler's link priority (crawler::priority_for: 100 / (links + 1),
+  // rounded down, plus the lowest penalty of the URL's links): then a URL
+  // seen before and still queued takes the priority of its links counted
+  // over all workers and of the lowest penalty of them all, in the same
+  // call (its queued priority tells its lowest penalty so far). -1: the
+  // priority is the caller's own, and a better one moves the URL up.
+  int penalty = -1;
 };
 
 // A queued URL whose links were counted by add(): `index` in the URLs
@@ -195,11 +203,11 @@ class SharedFrontier {
   Result<std::vector<Clash>> agree(const std::vector<std::pair<std::string, std::string>>& settings);
 
   // Queues the URLs never seen before; a URL seen and still queued moves up
-  // when the new priority is better. Each URL's `backlinks` are added to
+  // when the new priority is better (with a `penalty`: the priority of its
+  // links and penalties so far, QueuedUrl). Each URL's `backlinks` are added to
   // the crawl's count of its links while it is queued; with `linked`, the
-  // URLs seen before and still queued whose count rose are listed with it,
-  // so that the caller may move them up (add them again with the better
-  // priority). Atomic per call of 256 URLs: a URL enters the queues at
+  // URLs seen before and still queued whose count rose are listed with it.
+  // Atomic per call of 256 URLs: a URL enters the queues at
   // most once in the crawl's life. Returns how many were new; with
   // `fresh`, their indices in `urls`.
   Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr,

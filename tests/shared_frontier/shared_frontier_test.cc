@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -160,6 +161,45 @@ TEST_F(SharedFrontierTest, AUrlIsQueuedOnceAndABetterPriorityMovesItUp) {
   ASSERT_TRUE(c);
   EXPECT_EQ(c->url, "http://a.pt/artigo/1");
   EXPECT_EQ(c->priority, 3);
+}
+
+// A crawler's links (with their context's penalty) rank a queued URL as a
+// lone crawl's frontier does: the links counted over every worker and the
+// lowest penalty of them all, whichever link brought which and in whatever
+// order they came, in the call that offers them; a URL a hub announced
+// stays first.
+TEST_F(SharedFrontierTest, AUrlRanksByItsLinksAcrossWorkersAndTheLowestPenaltyOfThemAll) {
+  auto w1 = open(worker("w1")), w2 = open(worker("w2"));
+  ASSERT_TRUE(w1 && w2);
+  // One link from one worker's page: links counts 0 (page furniture) or 1.
+  auto link = [](const std::string& path, std::uint32_t links, std::uint8_t penalty) {
+    return QueuedUrl{"http://a.pt/" + path, "a.pt", "", crawler::priority_for(links, penalty), links, 0, penalty};
+  };
+  // The furniture's link has the better context; the counted one, the worse.
+  ASSERT_TRUE(w1->add({link("mobilia-e-texto", 0, 0), link("mobilia-e-texto", 1, 20)}).ok());
+  // Two pages, each of another worker: the better context first, then last.
+  ASSERT_TRUE(w1->add({link("melhor-primeiro", 1, 0), link("melhor-ultimo", 1, 20)}).ok());
+  ASSERT_TRUE(w2->add({link("melhor-primeiro", 1, 20), link("melhor-ultimo", 1, 0)}).ok());
+  // Three pages; and one link alone.
+  ASSERT_TRUE(w2->add({link("tres", 1, 30), link("tres", 1, 10), link("um", 1, 20)}).ok());
+  ASSERT_TRUE(w1->add({link("tres", 1, 40)}).ok());
+  // Announced by a hub, then linked again: first all the same.
+  ASSERT_TRUE(w1->add({link("anunciada", 1, 20),
+                       QueuedUrl{"http://a.pt/anunciada", "a.pt", "", crawler::priority_for(1, crawler::kAnnouncedPenalty),
+                                 1, 0, -1}}).ok());
+  ASSERT_TRUE(w2->add({link("anunciada", 1, 0)}).ok());
+  std::map<std::string, std::int64_t> got;
+  while (auto c = claim_within(*w1, std::chrono::milliseconds(500))) {
+    got[c->url.substr(std::string("http://a.pt/").size())] = c->priority;
+    ASSERT_TRUE(w1->release(*c).ok());
+    ASSERT_TRUE(w1->complete(*c, false).ok());
+  }
+  EXPECT_EQ(got, (std::map<std::string, std::int64_t>{{"mobilia-e-texto", crawler::priority_for(1, 0)},
+                                                       {"melhor-primeiro", crawler::priority_for(2, 0)},
+                                                       {"melhor-ultimo", crawler::priority_for(2, 0)},
+                                                       {"tres", crawler::priority_for(3, 10)},
+                                                       {"um", crawler::priority_for(1, 20)},
+                                                       {"anunciada", -1}}));
 }
 
 // A redirect target offered with its source's place goes before the URLs
