@@ -27,6 +27,8 @@ class MemoryWork : public SharedWork {
   std::vector<std::string> given_back;
   std::vector<SharedCompletion> completed;  // as they arrived
   std::vector<SharedTitle> titles;          // the crawl's log of page titles
+  std::chrono::milliseconds wait{1};        // a "wait" reply's time
+  std::vector<std::pair<std::string, std::size_t>> offered;  // each URL offered, with its trip's claims
 
   Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
     return Status::Ok();
@@ -41,6 +43,7 @@ class MemoryWork : public SharedWork {
       r.titles = Status::Error("lost");
       return r;
     }
+    for (const SharedUrl& u : x.offers) offered.emplace_back(u.url, x.claims);
     titles.insert(titles.end(), x.titles.begin(), x.titles.end());
     r.titles_end = titles.size();
     if (x.read_titles)
@@ -61,7 +64,7 @@ class MemoryWork : public SharedWork {
       --budget;
     }
     if (!pull.claims.empty()) pull.why = SharedPull::Why::kClaimed;
-    else if (!inflight.empty()) pull.why = SharedPull::Why::kWait, pull.wait = std::chrono::milliseconds(1);
+    else if (!inflight.empty()) pull.why = SharedPull::Why::kWait, pull.wait = wait;
     else pull.why = budget > 0 ? SharedPull::Why::kEmpty : SharedPull::Why::kBudgetSpent;
     if (lose_next_reply) {
       lose_next_reply = false;
@@ -196,6 +199,31 @@ TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
   crawl.quiet();
   EXPECT_EQ(work->given_back, std::vector<std::string>{"http://b.example/1"});
   EXPECT_TRUE(work->inflight.count(got[0].url));
+}
+
+// Links found while the worker waits to claim again (the frontier said
+// "wait") go at once, in a round trip that claims nothing: a worker whose
+// host comes free sooner may claim them.
+TEST(SharedCrawlLoop, LinksFoundWhileTheWorkerWaitsToClaimGoAtOnce) {
+  auto work = std::make_shared<MemoryWork>();
+  work->queue.push_back(SharedClaim{"http://d.example/capa", "d.example", 0, std::nullopt});
+  work->budget = 5;
+  work->wait = std::chrono::milliseconds(50);
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  ASSERT_EQ(claims_of_pump(crawl, 2).size(), 1u);
+  std::this_thread::sleep_until(crawl.next_try());
+  crawl.pump(2, [](const SharedClaim&) { return true; });  // the queue is empty: "wait"
+  crawl.quiet();
+  crawl.pump(2, [](const SharedClaim&) { return true; });  // the "wait" is taken
+  ASSERT_EQ(work->offered.size(), 0u);
+  crawl.offer("http://d.example/artigo", "d.example", true, 0, 0, 0);
+  const bool waiting = std::chrono::steady_clock::now() < crawl.next_try();
+  crawl.pump(2, [](const SharedClaim&) { return true; });
+  crawl.quiet();
+  if (!waiting) GTEST_SKIP() << "the machine took longer than the wait: nothing to tell";
+  ASSERT_EQ(work->offered.size(), 1u);
+  EXPECT_EQ(work->offered[0].first, "http://d.example/artigo");
+  EXPECT_EQ(work->offered[0].second, 0u);  // no claim before the wait is over
 }
 
 // A page's next visit can still change until the shared frontier has it
