@@ -214,22 +214,22 @@ void SharedCrawl::pump(std::size_t want, const std::function<bool(const SharedCl
     if (take(accept)) succeeded();
   }
   const auto now = SteadyClock::now();
+  std::size_t claims = 0;
   if (now < next_try_) {
     // No claim before then, but the links found meanwhile go at once (a
     // worker whose host comes free sooner may claim them), as a lone
     // crawl's frontier has a page's links the moment it is analysed.
     if (failing_since_ || offers_.empty()) return;
-    if (start(0) && trip_ && trip_->reply.wait_for(std::chrono::seconds(0)) == std::future_status::ready && take(accept))
-      succeeded();
-    return;
+  } else {
+    const std::size_t free = want > fetching() ? want - fetching() : 0;
+    // Free slots are claimed a quarter of `want` at a time, so that one round
+    // trip serves several (each waits for the server); sooner when the last
+    // went a while ago or nothing is being fetched.
+    if (free < std::max<std::size_t>(1, want / 4) && fetching() > 0 && now - last_sent_ < kBatchFor) return;
+    last_sent_ = now;
+    claims = free;
   }
-  const std::size_t free = want > fetching() ? want - fetching() : 0;
-  // Free slots are claimed a quarter of `want` at a time, so that one round
-  // trip serves several (each waits for the server); sooner when the last
-  // went a while ago or nothing is being fetched.
-  if (free < std::max<std::size_t>(1, want / 4) && fetching() > 0 && now - last_sent_ < kBatchFor) return;
-  last_sent_ = now;
-  if (!start(free)) return;
+  if (!start(claims)) return;
   // A reply already in (a fast server) is taken at once.
   if (trip_ && trip_->reply.wait_for(std::chrono::seconds(0)) == std::future_status::ready && take(accept)) succeeded();
 }

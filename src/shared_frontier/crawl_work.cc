@@ -131,7 +131,6 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& u : x.offers)
       e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks,
                                 u.order, u.penalty == crawler::kAnnouncedPenalty ? -1 : u.penalty});
-    const std::size_t offered = e.add.size();
     for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
@@ -149,7 +148,6 @@ class RedisWork : public crawler::SharedWork {
     auto r = f_->exchange(e);
     crawler::SharedReply out;
     out.offered = r.added;  // not known to be queued: the offers go again
-    std::erase_if(r.fresh, [&](std::size_t i) { return i >= offered; });
     out.fresh = std::move(r.fresh);
     out.released = std::move(r.released);
     out.completed = std::move(r.settled);

@@ -94,9 +94,8 @@ end
 )lua";
 
 // ARGV: prefix, n, then n × (url, host, address, priority, backlinks, order,
-// penalty). Returns {added, {(i, backlinks) for each URL i (from 1) still
-// queued whose links across workers were counted}, {i for each URL never
-// seen before}}. A queued URL absent from 'links' has one link (most have),
+// penalty). Returns {added, {i for each URL i (from 1) never seen
+// before}}. A queued URL absent from 'links' has one link (most have),
 // so that only the others cost memory. A host with a queued URL is in
 // 'qhosts'. A new URL's score is its priority times 2^32 plus its place:
 // the next of 'seq', or the order given (a redirect target's, its source's
@@ -110,7 +109,6 @@ end
 constexpr const char* kAdd = R"lua(
 local p = ARGV[1]
 local added = 0
-local linked = {}
 local fresh = {}
 local function by_links(n) return math.floor(100 / (n + 1)) end
 for i = 0, tonumber(ARGV[2]) - 1 do
@@ -147,15 +145,11 @@ for i = 0, tonumber(ARGV[2]) - 1 do
         count_priority(p, score, 1)
         indexed(p, host, score)
       end
-      if links > 0 then
-        redis.call('HSET', p .. 'links', url, total)
-        linked[#linked + 1] = i + 1
-        linked[#linked + 1] = total
-      end
+      if links > 0 then redis.call('HSET', p .. 'links', url, total) end
     end
   end
 end
-return {added, linked, fresh}
+return {added, fresh}
 )lua";
 
 // ARGV: prefix, worker, lease_ms, scan, address_gap_ms, n, held,
@@ -815,17 +809,13 @@ std::vector<std::string> SharedFrontier::add_args(const std::vector<QueuedUrl>& 
 namespace {
 
 // The reply of the add script for the URLs from `from`: how many were new,
-// and the linked ones.
-Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<Linked>* linked,
-                               std::vector<std::size_t>* fresh) {
+// and which.
+Result<std::size_t> added_from(const Result<RedisReply>& r, std::size_t from, std::vector<std::size_t>* fresh) {
   if (!r.ok()) return failed("queueing URLs", r.status());
   const auto& e = r->elements;
-  if (e.size() < 3) return Result<std::size_t>::Error("queueing URLs: unexpected reply from Redis");
-  if (linked)
-    for (std::size_t k = 0; k + 1 < e[1].elements.size(); k += 2)
-      linked->push_back(Linked{from + static_cast<std::size_t>(e[1].elements[k].integer) - 1, e[1].elements[k + 1].integer});
+  if (e.size() < 2) return Result<std::size_t>::Error("queueing URLs: unexpected reply from Redis");
   if (fresh)
-    for (const RedisReply& i : e[2].elements) fresh->push_back(from + static_cast<std::size_t>(i.integer) - 1);
+    for (const RedisReply& i : e[1].elements) fresh->push_back(from + static_cast<std::size_t>(i.integer) - 1);
   return static_cast<std::size_t>(e[0].integer);
 }
 
@@ -870,12 +860,11 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
 
 }  // namespace
 
-Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked,
-                                        std::vector<std::size_t>* fresh) {
+Result<std::size_t> SharedFrontier::add(const std::vector<QueuedUrl>& urls, std::vector<std::size_t>* fresh) {
   std::size_t added = 0;
   for (std::size_t i = 0; i < urls.size(); i += kAddBatch) {
     const std::size_t n = std::min(kAddBatch, urls.size() - i);
-    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, linked, fresh);
+    auto r = added_from(redis_->script(kAddScript, {}, add_args(urls, i, n)), i, fresh);
     if (!r.ok()) return r;
     added += *r;
   }
@@ -936,7 +925,7 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
   ExchangeResult out;
   std::size_t k = 0;
   for (std::size_t i = 0; i < x.add.size(); i += kAddBatch, ++k)
-    if (auto r = added_from(replies[k], i, &out.linked, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
+    if (auto r = added_from(replies[k], i, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
   if (!x.releases.empty()) {
     const auto& r = replies[k++];
     for (const auto& [c, address] : x.releases)

@@ -97,13 +97,6 @@ struct QueuedUrl {
   int penalty = -1;
 };
 
-// A queued URL whose links were counted by add(): `index` in the URLs
-// given, `backlinks` its pages linking to it across all workers so far.
-struct Linked {
-  std::size_t index = 0;
-  std::int64_t backlinks = 0;
-};
-
 struct Claim {
   std::string url, host;
   std::int64_t priority = 0;
@@ -205,12 +198,11 @@ class SharedFrontier {
   // Queues the URLs never seen before; a URL seen and still queued moves up
   // when the new priority is better (with a `penalty`: the priority of its
   // links and penalties so far, QueuedUrl). Each URL's `backlinks` are added to
-  // the crawl's count of its links while it is queued; with `linked`, the
-  // URLs seen before and still queued whose count rose are listed with it.
+  // the crawl's count of its links while it is queued.
   // Atomic per call of 256 URLs: a URL enters the queues at
   // most once in the crawl's life. Returns how many were new; with
   // `fresh`, their indices in `urls`.
-  Result<std::size_t> add(const std::vector<QueuedUrl>& urls, std::vector<Linked>* linked = nullptr,
+  Result<std::size_t> add(const std::vector<QueuedUrl>& urls,
                           std::vector<std::size_t>* fresh = nullptr);
 
   // The best URL of the best ready host not leased by anyone, whose address
@@ -331,7 +323,6 @@ class SharedFrontier {
   static constexpr int kTitlesPerRead = 4096;
   struct ExchangeResult {
     Status added;                  // the first failure of the add scripts
-    std::vector<Linked> linked;    // as add() gives them
     std::vector<std::size_t> fresh;  // the URLs of `add` never seen before (indices)
     std::vector<Status> released, settled;  // one per release and settle
     Result<std::variant<std::vector<Claim>, NoClaim>> claimed = std::variant<std::vector<Claim>, NoClaim>(NoClaim{});

@@ -939,10 +939,10 @@ TEST_F(SharedFrontierTest, TheCrawlsFiguresForARevisitScheduleAndWhichOfferedUrl
   std::vector<QueuedUrl> first = pages("a.pt", 2);
   for (const QueuedUrl& u : pages("b.pt", 1)) first.push_back(u);
   std::vector<std::size_t> fresh;
-  ASSERT_TRUE(w1->add(first, nullptr, &fresh).ok());
+  ASSERT_TRUE(w1->add(first, &fresh).ok());
   EXPECT_EQ(fresh, (std::vector<std::size_t>{0, 1, 2}));
   fresh.clear();
-  ASSERT_TRUE(w1->add({first[1], {"http://c.pt/novo", "c.pt", "", 10}, first[0]}, nullptr, &fresh).ok());
+  ASSERT_TRUE(w1->add({first[1], {"http://c.pt/novo", "c.pt", "", 10}, first[0]}, &fresh).ok());
   EXPECT_EQ(fresh, (std::vector<std::size_t>{1}));
   v = w2->view();
   ASSERT_TRUE(v.ok());
