@@ -171,9 +171,10 @@ class Crawl {
   bool admit(const CanonicalUrl& u, bool hub = false);
   std::uint32_t host_for(const CanonicalUrl& u, StoreJob& job);
   void on_response(FetchResponse&& r);
-  // `shared_ttl`: for an answer a worker of a shared crawl fetched, the
-  // time left of its keeping (else the response's Cache-Control says).
-  void on_robots(std::uint32_t host, const FetchResponse& r,
+  // `from_shared`: an answer a worker of a shared crawl fetched, read from
+  // the shared frontier (no request to the host), with `shared_ttl` the time
+  // left of its keeping (else the response's Cache-Control says).
+  void on_robots(std::uint32_t host, const FetchResponse& r, bool from_shared = false,
                  std::optional<std::chrono::milliseconds> shared_ttl = std::nullopt);
   void on_analysed(AnalysisResult&& r);
   void dispatch();
@@ -623,10 +624,11 @@ Status Crawl::setup() {
   return Status::Ok();
 }
 
-void Crawl::on_robots(std::uint32_t host, const FetchResponse& r, std::optional<std::chrono::milliseconds> shared_ttl) {
+void Crawl::on_robots(std::uint32_t host, const FetchResponse& r, bool from_shared,
+                      std::optional<std::chrono::milliseconds> shared_ttl) {
   const auto now = Clock::now();
   const auto wall = std::chrono::system_clock::now();
-  hosts_.on_finish(host, answered_at(r, now));
+  if (!from_shared) hosts_.on_finish(host, answered_at(r, now));
   RobotsFetchOutcome outcome;
   outcome.status = static_cast<int>(r.status);
   outcome.network_error = r.error != FetchError::None && !(r.status >= 300 && r.status < 400);
@@ -1787,17 +1789,19 @@ bool Crawl::worth_a_slot(int priority) const {
 
 void Crawl::fetch_robots(std::uint32_t host, Clock::time_point now) {
   hosts_.robots_fetching(host);
-  hosts_.on_dispatch(host, now);
   if (shared_) {
     if (auto known = shared_->robots(hosts_[host].authority)) {
-      // Fetched by a worker of the crawl: its answer, without a request.
+      // Fetched by a worker of the crawl: its answer, without a request, so
+      // without a gap before the host's next request (the shared frontier
+      // keeps the host's gaps across workers).
       FetchResponse r;
       r.status = known->status;
       r.body = std::move(known->body);
-      on_robots(host, r, known->ttl);
+      on_robots(host, r, true, known->ttl);
       return;
     }
   }
+  hosts_.on_dispatch(host, now);
   const std::uint64_t token = next_token_++;
   in_flight_[token] = InFlight{true, host, {}, -1, {}};
   fetcher_->start(FetchRequest{token, hosts_[host].origin + "/robots.txt", true, {}});
@@ -1937,7 +1941,12 @@ void Crawl::dispatch() {
     if (!rate_allows(now)) break;  // a shared crawl's revisit found no slot free
     if (replicas_) dispatch_probes(now);
     if (!shared_ && o_.max_pages > 0 && pages_before_ + pages_ + page_transfers_ >= o_.max_pages) break;
-    if (shared_) pump_shared();
+    if (shared_) {
+      pump_shared();
+      // A host claimed for the first time asks for its robots.txt, which
+      // another worker has usually fetched: read now, its URL goes now.
+      for (std::uint32_t host : frontier_->take_robots_requests()) fetch_robots(host, now);
+    }
     auto e = frontier_->pop(now);
     if (!e) {
       // No new URL may go now: the slot is a revisit's after all, and when
@@ -2124,7 +2133,7 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     // A host under replica verification stays ready in the frontier: its
     // entries are looked at again after a short pause, not at every turn.
     if (held_) wait = std::max(wait, kHeldPause);
-    if (pool_->has_results()) wait = std::chrono::milliseconds(0);
+    if (pool_->has_results() || frontier_->robots_requested()) wait = std::chrono::milliseconds(0);
     fetcher_->run_once(wait, [this](FetchResponse&& r) { on_response(std::move(r)); });
     progress(false);
   }

@@ -196,6 +196,7 @@ class Frontier {
   Clock::time_point next_ready() const;
   // Hosts whose robots.txt must be fetched before their queue can move.
   std::vector<std::uint32_t> take_robots_requests();
+  bool robots_requested() const { return !robots_requests_.empty(); }
 
   // A Dropped URL queued again (its state, seq, backlinks and depth as
   // they were): a replica's URL whose decision was undone. Known for a URL

@@ -82,7 +82,7 @@ bool SharedCrawl::start(std::size_t claims) {
   // empty meanwhile.
   SharedExchange x;
   x.offers = offers_;
-  for (const Release& r : releases_) x.releases.emplace_back(r.claim, r.address);
+  x.releases = releases_;
   for (const Finished& f : completions_) x.completions.push_back(SharedCompletion{f.claim, f.downloaded, f.next});
   x.claims = claims;
   x.held = hosts_fetching();
@@ -273,7 +273,7 @@ std::size_t SharedCrawl::hosts_fetching() const {
 void SharedCrawl::transfer_ended(const std::string& url, const std::string& address) {
   auto it = held_.find(url);
   if (it == held_.end() || !released_.insert(url).second) return;
-  releases_.push_back(Release{it->second, address});
+  releases_.push_back(SharedRelease{it->second, address, true});
   // A wait for a host may end with this release: claim again at once.
   if (!failing_since_) next_try_ = SteadyClock::now();
 }
@@ -281,7 +281,8 @@ void SharedCrawl::transfer_ended(const std::string& url, const std::string& addr
 void SharedCrawl::finished(const std::string& url, bool downloaded, std::uint64_t job) {
   auto it = held_.find(url);
   if (it == held_.end()) return;
-  if (!released_.erase(url)) releases_.push_back(Release{it->second, ""});
+  // No transfer: no request went to the host.
+  if (!released_.erase(url)) releases_.push_back(SharedRelease{it->second, "", false});
   uncommitted_.push_back(Finished{std::move(it->second), downloaded, job, std::nullopt});
   held_.erase(it);
 }

@@ -104,14 +104,25 @@ struct SharedTitle {
   bool relevant = false;
 };
 
+// A claimed URL whose host this worker is done with: its transfer ended
+// (`contacted`: a request went to the host, so the politeness gap runs from
+// now), or it went without one (robots.txt forbade it, say: the host is
+// free at once, its gap having passed before the claim).
+struct SharedRelease {
+  SharedClaim claim;
+  std::string address;  // the server's address the transfer reached ("" if none)
+  bool contacted = true;
+};
+
 // What one round trip to the shared frontier carries, done in this order.
 struct SharedExchange {
   std::vector<SharedUrl> offers;  // to queue (a queued one moves up: its backlinks are counted over all workers)
-  // Claimed URLs whose transfer has ended: each host is free to the others
-  // after the politeness gap; the URL stays claimed until completed. With
-  // the server's address the transfer reached ("" if none), so that hosts
-  // on one address are paced together.
-  std::vector<std::pair<SharedClaim, std::string>> releases;
+  // Claimed URLs whose transfer has ended, or that went without one: each
+  // host is free to the others after the politeness gap (at once when no
+  // request went to it); the URL stays claimed until completed. With the
+  // server's address the transfer reached ("" if none), so that hosts on
+  // one address are paced together.
+  std::vector<SharedRelease> releases;
   // Claimed URLs done with (stored), scheduled for a revisit when they say.
   std::vector<SharedCompletion> completions;
   // Then up to this many claims: the best URLs of hosts no other worker
@@ -337,11 +348,7 @@ class SharedCrawl {
   std::unordered_map<std::string, SharedCopy> next_;        // by URL: revisits to schedule at completion
   std::vector<Finished> uncommitted_;                       // finished, its job not committed yet
   std::vector<Finished> completions_;                       // committed, not yet told
-  struct Release {
-    SharedClaim claim;
-    std::string address;
-  };
-  std::vector<Release> releases_;                           // finished, host not yet released
+  std::vector<SharedRelease> releases_;                          // finished, host not yet released
   std::optional<SharedPull::Why> last_;
   bool unsure_claims_ = false;  // an exchange with claims failed: reconcile() before the next
   std::optional<std::chrono::steady_clock::time_point> failing_since_;

@@ -131,7 +131,7 @@ class RedisWork : public crawler::SharedWork {
     for (const auto& u : x.offers)
       e.add.push_back(QueuedUrl{u.url, u.host, "", crawler::priority_for(u.backlinks, u.penalty), u.backlinks,
                                 u.order, u.penalty == crawler::kAnnouncedPenalty ? -1 : u.penalty});
-    for (const auto& [c, address] : x.releases) e.releases.emplace_back(to_claim(c), address);
+    for (const auto& r : x.releases) e.releases.push_back(HostRelease{to_claim(r.claim), r.address, r.contacted});
     for (const auto& done : x.completions) {
       Settle st{to_claim(done.claim), !done.downloaded, std::nullopt};
       if (done.next) st.next = NextVisit{due_ms(done.next->due), copy_text(*done.next),

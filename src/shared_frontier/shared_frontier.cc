@@ -222,6 +222,7 @@ local function lease_host(host, addr)
   if addr and address_gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + lease, 'PX', lease) end
   redis.call('SET', p .. 'lease:' .. host, worker, 'PX', lease)
   redis.call('SET', p .. 'conns:' .. host, 1, 'PX', lease)
+  redis.call('DEL', p .. 'contacted:' .. host)
   redis.call('SADD', p .. 'holds:' .. worker, host)
   redis.call('ZADD', p .. 'hosts', now + lease, host)
 end
@@ -489,23 +490,34 @@ redis.call('ZADD', p .. 'workers', now, worker)
 return now
 )lua";
 
-// ARGV: prefix, worker, host_gap_ms, address_gap_ms, then for each
-// transfer ended: host, address ('' if unknown). The host's address is
+// ARGV: prefix, worker, host_gap_ms, address_gap_ms, then for each URL
+// released: host, address ('' if unknown), contacted ('1': its transfer
+// ended; '0': no request went to the host). The host's address is
 // recorded; one of this worker's URLs of the host is released
 // (release_host): with the last, the lease ends and the host (and its
-// address) is ready again after its gaps from now; the URL stays in
-// flight. Returns now.
+// address) is ready again after its gaps from now, or at once when no URL
+// of the lease made a request ('contacted:HOST' records that one did):
+// its gaps had passed when it was leased, and a URL robots.txt forbids
+// costs no more than in a lone crawl. The URL stays in flight. Returns now.
 constexpr const char* kRelease = R"lua(
 local p, worker = ARGV[1], ARGV[2]
 local host_gap, gap = tonumber(ARGV[3]), tonumber(ARGV[4])
 local now = now_ms()
-for i = 5, #ARGV - 1, 2 do
-  local host = ARGV[i]
+for i = 5, #ARGV - 2, 3 do
+  local host, contacted = ARGV[i], ARGV[i + 2] == '1'
   if ARGV[i + 1] ~= '' then redis.call('HSET', p .. 'host_addr', host, ARGV[i + 1]) end
+  local mine = redis.call('GET', p .. 'lease:' .. host) == worker
+  if contacted and mine then redis.call('SET', p .. 'contacted:' .. host, 1, 'PX', math.max(1, redis.call('PTTL', p .. 'lease:' .. host))) end
   if release_host(p, worker, host) then
-    redis.call('ZADD', p .. 'hosts', now + host_gap, host)
     local addr = redis.call('HGET', p .. 'host_addr', host)
-    if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
+    if contacted or not mine or redis.call('EXISTS', p .. 'contacted:' .. host) == 1 then
+      redis.call('ZADD', p .. 'hosts', now + host_gap, host)
+      if addr and gap > 0 then redis.call('SET', p .. 'addr:' .. addr, now + gap, 'PX', gap + 1000) end
+    else
+      redis.call('ZADD', p .. 'hosts', now, host)
+      if addr and gap > 0 then redis.call('DEL', p .. 'addr:' .. addr) end
+    end
+    redis.call('DEL', p .. 'contacted:' .. host)
   end
 end
 return now
@@ -928,8 +940,8 @@ SharedFrontier::ExchangeResult SharedFrontier::exchange(const Exchange& x) {
     if (auto r = added_from(replies[k], i, &out.fresh); !r.ok() && out.added.ok()) out.added = r.status();
   if (!x.releases.empty()) {
     const auto& r = replies[k++];
-    for (const auto& [c, address] : x.releases)
-      out.released.push_back(r.ok() ? Status::Ok() : failed("releasing " + c.host, r.status()));
+    for (const HostRelease& h : x.releases)
+      out.released.push_back(r.ok() ? Status::Ok() : failed("releasing " + h.claim.host, r.status()));
   }
   if (!x.settles.empty()) {
     const auto& r = replies[k++];
@@ -963,18 +975,19 @@ Result<std::int64_t> SharedFrontier::complete(const Claim& c, bool refund) {
   return static_cast<std::int64_t>(r->integer);
 }
 
-std::vector<std::string> SharedFrontier::release_args(const std::vector<std::pair<Claim, std::string>>& ended) const {
+std::vector<std::string> SharedFrontier::release_args(const std::vector<HostRelease>& ended) const {
   std::vector<std::string> args = {prefix(), options_.worker_id, std::to_string(options_.host_gap_ms),
                                    std::to_string(options_.address_gap_ms)};
-  for (const auto& [c, address] : ended) {
-    args.push_back(c.host);
-    args.push_back(address);
+  for (const HostRelease& h : ended) {
+    args.push_back(h.claim.host);
+    args.push_back(h.address);
+    args.push_back(h.contacted ? "1" : "0");
   }
   return args;
 }
 
-Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address) {
-  auto r = redis_->script(kReleaseScript, {}, release_args({{c, address}}));
+Result<std::int64_t> SharedFrontier::release(const Claim& c, const std::string& address, bool contacted) {
+  auto r = redis_->script(kReleaseScript, {}, release_args({HostRelease{c, address, contacted}}));
   if (!r.ok()) return failed("releasing " + c.host, r.status());
   return static_cast<std::int64_t>(r->integer);
 }

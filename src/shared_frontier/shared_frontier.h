@@ -122,6 +122,15 @@ struct NextVisit {
 // A claimed URL done with: `refund` when it downloaded no page (its page
 // returns to the budget; a revisit costs none); with `next`, scheduled
 // for a revisit.
+// A claimed URL's host released (release()): with the server address the
+// transfer reached ("" if unknown), and whether a request went to the host
+// (`contacted`; false: the URL went without one, robots.txt forbade it, say).
+struct HostRelease {
+  Claim claim;
+  std::string address;
+  bool contacted = true;
+};
+
 struct Settle {
   Claim claim;
   bool refund = false;
@@ -244,7 +253,10 @@ class SharedFrontier {
   // flight once its page is stored (until then a dead worker's URL
   // returns to the queue), and schedules its revisit with `next` in the
   // same step. Atomic each.
-  Result<std::int64_t> release(const Claim& claim, const std::string& address = "");
+  // `contacted` false: no request went to the host for this URL; unless
+  // another of the lease's URLs made one, the host is ready again at once
+  // (its gap had passed when it was leased) and its address is free.
+  Result<std::int64_t> release(const Claim& claim, const std::string& address = "", bool contacted = true);
   Status settle(const Settle& settle);
   Status settle(const Claim& claim, bool refund) { return settle(Settle{claim, refund, std::nullopt}); }
 
@@ -306,7 +318,7 @@ class SharedFrontier {
   // of URLs queued again are counted again).
   struct Exchange {
     std::vector<QueuedUrl> add;
-    std::vector<std::pair<Claim, std::string>> releases;
+    std::vector<HostRelease> releases;
     std::vector<Settle> settles;
     int claims = 0;
     int held = 0;  // hosts this worker holds, for claim_up_to()
@@ -355,7 +367,7 @@ class SharedFrontier {
   static constexpr std::size_t kAddBatch = 256;  // URLs per add script
   std::vector<std::string> add_args(const std::vector<QueuedUrl>& urls, std::size_t from, std::size_t n) const;
   std::vector<std::string> claim_args(int n, int held, const SlotRule& rule) const;
-  std::vector<std::string> release_args(const std::vector<std::pair<Claim, std::string>>& ended) const;
+  std::vector<std::string> release_args(const std::vector<HostRelease>& ended) const;
   std::vector<std::string> settle_args(const std::vector<Settle>& settles) const;
 
   std::unique_ptr<RedisConnection> redis_;

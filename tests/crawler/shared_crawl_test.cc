@@ -1120,5 +1120,44 @@ TEST(SharedCrawlRobots, APageRobotsTxtForbidsAfterItsFirstVisitIsNotRevisitedByA
   }
 }
 
+// A worker that reads a host's robots.txt from the shared frontier (another
+// worker fetched it) sent no request for it: its first request to the host
+// goes as soon as the shared frontier leases it the host, not one more gap
+// later. Here the first worker fetches robots.txt and the index and leaves;
+// the second fetches the article. At the server's clock the article follows
+// the index by the gap, not by two (a bound with half a gap of room each way,
+// the gap being long).
+TEST(SharedCrawlRobots, AWorkerWhoseRobotsTxtCameFromTheCrawlTakesTheHostsGapOnce) {
+  testing::RedisServer redis;
+  if (!redis.available() || !redis.running()) GTEST_SKIP() << "redis-server is not installed";
+  constexpr int kDelay = 4000;
+  testing::StampingServer server({{"/", html("<p><a href=\"/artigo/0\">Notícia de 1942</a></p>")},
+                                  {"/artigo/0", html("<p>Em março de 1942 o porto reabriu.</p>")}});
+  TempDir tmp;
+  auto args = [&](const std::string& name) {
+    return std::vector<std::string>{"crawl", "--from", "1939", "--to", "1945", "--mode", "general", "--db",
+                                    (tmp / (name + ".db")).string(), "--delay-ms", std::to_string(kDelay),
+                                    "--quiet", "--frontier", redis.uri(), "--crawl-id", "leitura",
+                                    "--lease-ms", "10000", server.url("/")};
+  };
+  auto first_args = args("w1");
+  first_args.insert(first_args.end(), {"--max-fetches", "1"});
+  Child first = spawn_cronista(first_args, (tmp / "w1.err").string());
+  ASSERT_EQ(first.wait(), 0) << testing::read_file(tmp / "w1.err");
+  Child second = spawn_cronista(args("w2"), (tmp / "w2.err").string());
+  ASSERT_EQ(second.wait(), 0) << testing::read_file(tmp / "w2.err");
+  EXPECT_EQ(rows((tmp / "w1.db").string(), "SELECT url FROM history"), std::vector<std::string>{server.url("/")});
+  EXPECT_EQ(rows((tmp / "w2.db").string(), "SELECT url FROM history"),
+            std::vector<std::string>{server.url("/artigo/0")});
+  const auto arrivals = server.arrivals();
+  EXPECT_EQ(server.unstamped(), 0);
+  ASSERT_EQ(arrivals.size(), 3u);  // robots.txt once, for both workers
+  EXPECT_EQ(arrivals[0].path, "/robots.txt");
+  EXPECT_EQ(arrivals[2].path, "/artigo/0");
+  const auto gap = std::chrono::duration_cast<milliseconds>(arrivals[2].at - arrivals[1].at);
+  EXPECT_GE(gap.count(), kDelay - 1);
+  EXPECT_LT(gap.count(), kDelay * 3 / 2) << "the host's gap was taken twice";
+}
+
 }  // namespace
 }  // namespace cronista::crawler

@@ -29,6 +29,7 @@ class MemoryWork : public SharedWork {
   std::vector<SharedTitle> titles;          // the crawl's log of page titles
   std::chrono::milliseconds wait{1};        // a "wait" reply's time
   std::vector<std::pair<std::string, std::size_t>> offered;  // each URL offered, with its trip's claims
+  std::vector<SharedRelease> releases;                       // as they arrived
 
   Status join(std::int64_t, const std::function<std::optional<bool>(const std::string&)>&) override {
     return Status::Ok();
@@ -50,6 +51,7 @@ class MemoryWork : public SharedWork {
       r.titles = std::vector<SharedTitle>(titles.begin() + static_cast<std::ptrdiff_t>(std::min(x.titles_from, titles.size())),
                                           titles.end());
     r.released.assign(x.releases.size(), Status::Ok());
+    releases.insert(releases.end(), x.releases.begin(), x.releases.end());
     r.completed.assign(x.completions.size(), Status::Ok());
     for (const SharedCompletion& c : x.completions) {
       completed.push_back(c);
@@ -178,6 +180,29 @@ TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget)
   // A clean stop with nothing held: the worker leaves the crawl's workers.
   EXPECT_EQ(crawl.stop(), 0u);
   EXPECT_TRUE(work->left);
+}
+
+// A claim whose transfer ended releases its host as contacted, with the
+// address reached; one finished without a transfer (robots.txt forbade it,
+// say) releases it as not contacted, so that the host waits no gap for it.
+TEST(SharedCrawlLoop, AHostIsReleasedAsContactedOnlyByAClaimWhoseTransferEnded) {
+  auto work = std::make_shared<MemoryWork>();
+  for (int i = 0; i < 2; ++i) work->queue.push_back(SharedClaim{"http://c.example/" + std::to_string(i), "c.example", i, std::nullopt});
+  work->budget = 2;
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  const std::vector<SharedClaim> got = claims_of_pump(crawl, 2);
+  ASSERT_EQ(got.size(), 2u);
+  crawl.transfer_ended(got[0].url, "10.6.6.6");
+  crawl.finished(got[0].url, true, 1);
+  crawl.finished(got[1].url, false, 1);
+  crawl.committed(1);
+  crawl.stop();
+  ASSERT_EQ(work->releases.size(), 2u);
+  EXPECT_EQ(work->releases[0].claim.url, got[0].url);
+  EXPECT_TRUE(work->releases[0].contacted);
+  EXPECT_EQ(work->releases[0].address, "10.6.6.6");
+  EXPECT_EQ(work->releases[1].claim.url, got[1].url);
+  EXPECT_FALSE(work->releases[1].contacted);
 }
 
 TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {

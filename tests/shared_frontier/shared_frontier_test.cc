@@ -575,6 +575,44 @@ TEST_F(SharedFrontierTest, AnAddressLearntAtReleaseIsHeldWhileClaimedAndPacedAcr
   EXPECT_GE(fourth->claimed_at_ms, *freed + 300);
 }
 
+// A claim that sent no request to its host (robots.txt forbade its URL,
+// say) costs the host no gap: released, the host is ready at once for any
+// worker, and its address is free. A lease of which any URL made a request
+// keeps the gap, whichever of its URLs is released last.
+TEST_F(SharedFrontierTest, AHostReleasedWithoutARequestIsReadyAtOnceUnlessItsLeaseMadeOne) {
+  constexpr int kGap = 60000;  // never passed within the test
+  SharedFrontierOptions o1 = connected("w1", 2), o2 = connected("w2", 2);
+  o1.host_gap_ms = o2.host_gap_ms = o1.address_gap_ms = o2.address_gap_ms = kGap;
+  auto w1 = open(o1), w2 = open(o2);
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 4, 10, "10.4.4.4")).ok());
+  // One URL, no request: the other worker has the host (and its address) at once.
+  auto forbidden = claims_of(w1->claim_up_to(1));
+  ASSERT_EQ(forbidden.size(), 1u);
+  ASSERT_TRUE(w1->release(forbidden[0], "", false).ok());
+  ASSERT_TRUE(w1->settle(forbidden[0], true).ok());
+  auto next = claims_of(w2->claim_up_to(1));
+  ASSERT_EQ(next.size(), 1u) << "the host waits a gap that no request started";
+  EXPECT_EQ(next[0].url, "http://a.pt/artigo/1");
+  // Two URLs in one lease, the first fetched, the last released without a
+  // request: the gap of the first holds.
+  auto pair = claims_of(w2->claim_up_to(1, 1));
+  ASSERT_EQ(pair.size(), 1u);
+  ASSERT_TRUE(w2->release(next[0], "10.4.4.4", true).ok());
+  ASSERT_TRUE(w2->release(pair[0], "", false).ok());
+  auto held = w1->claim();
+  ASSERT_TRUE(held.ok());
+  ASSERT_TRUE(std::holds_alternative<NoClaim>(*held));
+  EXPECT_EQ(std::get<NoClaim>(*held).why, NoClaim::Why::kWait);
+  // A lease whose one URL made a request keeps the gap, as before.
+  ASSERT_TRUE(w1->add(pages("b.pt", 2, 10, "10.5.5.5")).ok());
+  auto fetched = claims_of(w1->claim_up_to(1));
+  ASSERT_EQ(fetched.size(), 1u);
+  EXPECT_EQ(fetched[0].host, "b.pt");
+  ASSERT_TRUE(w1->release(fetched[0], "10.5.5.5", true).ok());
+  EXPECT_TRUE(claims_of(w2->claim_up_to(2)).empty());
+}
+
 TEST_F(SharedFrontierTest, TheBudgetIsSpentExactlyAcrossWorkersAndNoUrlTwice) {
   {
     auto setup = open(worker("setup"));
