@@ -159,9 +159,13 @@ bool SharedCrawl::take(const std::function<bool(const SharedClaim&)>& accept) {
                                ? std::clamp(reply.pull->wait, std::chrono::milliseconds(1), std::chrono::milliseconds(50))
                                : std::chrono::milliseconds(20));
       } else if (reply.pull->claims.size() < t.claims) {
-        // Every ready host was taken: none is ready before a release (this
-        // worker's own ends the pause at once).
-        next_try_ = now + std::chrono::milliseconds(20);
+        // Every ready host was taken: ask again when the next host becomes
+        // ready, as Redis says, and at least every 20 ms (a host another
+        // worker releases meanwhile is ready a gap after); a release by this
+        // worker ends the pause at once.
+        const auto wait = reply.pull->wait;
+        next_try_ = now + (wait > std::chrono::milliseconds(0) ? std::clamp(wait, std::chrono::milliseconds(1), std::chrono::milliseconds(20))
+                                                               : std::chrono::milliseconds(20));
       }
       for (const SharedClaim& c : reply.pull->claims) {
         held_.emplace(c.url, c);

@@ -143,7 +143,9 @@ struct SharedExchange {
 struct SharedPull {
   enum class Why { kClaimed, kBudgetSpent, kEmpty, kWait } why = Why::kEmpty;
   std::vector<SharedClaim> claims;   // with kClaimed
-  std::chrono::milliseconds wait{};  // with kWait: until the earliest host may be ready
+  // With kWait: until the earliest host may be ready. With kClaimed: until
+  // the next host not ready at the claim will be (0: none such).
+  std::chrono::milliseconds wait{};
 };
 
 // A due time a worker set and moves (seconds since the epoch).

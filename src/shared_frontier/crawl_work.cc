@@ -83,6 +83,8 @@ Result<crawler::SharedPull> pull_of(const Result<std::variant<std::vector<Claim>
   crawler::SharedPull pull;
   if (const auto* claims = std::get_if<std::vector<Claim>>(&*r)) {
     pull.why = crawler::SharedPull::Why::kClaimed;
+    if (!claims->empty() && claims->front().next_ready_ms > 0)
+      pull.wait = std::chrono::milliseconds(claims->front().next_ready_ms - claims->front().claimed_at_ms);
     for (const Claim& c : *claims)
       pull.claims.push_back(crawler::SharedClaim{c.url, c.host, c.priority,
                                                  c.copy ? std::optional(copy_of(*c.copy)) : std::nullopt, c.order});

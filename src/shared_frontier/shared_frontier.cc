@@ -195,7 +195,8 @@ return {added, fresh}
 // no page of the budget, and is claimed when the budget is spent.
 //
 // Returns {'url', now, then url, host, score, and '' for a new URL or 'r'
-// and its copy for a revisit, for each claim} | {'budget'} | {'empty'} | {'wait', next_ms, now}. 'empty'
+// and its copy for a revisit, for each claim, then the time the next host
+// not ready now will be, if any} | {'budget'} | {'empty'} | {'wait', next_ms, now}. 'empty'
 // (no host has a queue, no revisit is scheduled) and 'budget' (no page
 // left, no revisit scheduled) only when no worker has a URL in flight:
 // 'wait' while any has, since its page may still bring links, give its
@@ -463,6 +464,10 @@ redis.call('SET', p .. 'owed', tostring(owed))
 -- room on them, or the budget is spent and no ready host has a revisit
 -- due (one may come), or better URLs are on hosts soon ready.
 if claimed == 0 then return spare_revisit() or {'wait', tostring(now + 20), tostring(now)} end
+-- Last, when the next host not ready now will be (none: no element), so
+-- that a worker that took every ready host asks again then.
+local soon = redis.call('ZRANGEBYSCORE', p .. 'hosts', '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if #soon > 0 then out[#out + 1] = soon[2] end
 return out
 )lua";
 
@@ -848,6 +853,8 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
   if (e[0].str == "url" && e.size() >= 2) {
     const std::int64_t now = std::stoll(e[1].str);
     std::vector<Claim> claims;
+    // After the claims, when the next host not ready at the claim will be.
+    const std::int64_t next = (e.size() - 2) % 4 == 1 ? std::stoll(e.back().str) : 0;
     for (std::size_t i = 2; i + 3 < e.size(); i += 4) {
       Claim c;
       c.url = e[i].str;
@@ -857,6 +864,7 @@ Result<std::variant<std::vector<Claim>, NoClaim>> claims_of(const Result<RedisRe
       else
         c.copy = e[i + 3].str.substr(1);
       c.claimed_at_ms = now;
+      c.next_ready_ms = next;
       claims.push_back(std::move(c));
     }
     return Out(std::move(claims));

@@ -102,6 +102,9 @@ struct Claim {
   std::int64_t priority = 0;
   std::uint32_t order = 0;  // its place among the URLs of its priority (QueuedUrl::order)
   std::int64_t claimed_at_ms = 0;  // the server's clock
+  // The server's: when the next host not ready at the claim will be (0: no
+  // such host), so that a worker that took every ready host asks again then.
+  std::int64_t next_ready_ms = 0;
   // A revisit: the copy its last visit left (NextVisit::copy); nullopt
   // for a URL never downloaded.
   std::optional<std::string> copy;

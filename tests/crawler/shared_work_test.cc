@@ -28,6 +28,7 @@ class MemoryWork : public SharedWork {
   std::vector<SharedCompletion> completed;  // as they arrived
   std::vector<SharedTitle> titles;          // the crawl's log of page titles
   std::chrono::milliseconds wait{1};        // a "wait" reply's time
+  std::chrono::milliseconds next_ready{0};  // with claims: when the next host is ready (0: not said)
   std::vector<std::pair<std::string, std::size_t>> offered;  // each URL offered, with its trip's claims
   std::vector<SharedRelease> releases;                       // as they arrived
 
@@ -65,7 +66,7 @@ class MemoryWork : public SharedWork {
       queue.pop_front();
       --budget;
     }
-    if (!pull.claims.empty()) pull.why = SharedPull::Why::kClaimed;
+    if (!pull.claims.empty()) pull.why = SharedPull::Why::kClaimed, pull.wait = next_ready;
     else if (!inflight.empty()) pull.why = SharedPull::Why::kWait, pull.wait = wait;
     else pull.why = budget > 0 ? SharedPull::Why::kEmpty : SharedPull::Why::kBudgetSpent;
     if (lose_next_reply) {
@@ -203,6 +204,25 @@ TEST(SharedCrawlLoop, AHostIsReleasedAsContactedOnlyByAClaimWhoseTransferEnded) 
   EXPECT_EQ(work->releases[0].address, "10.6.6.6");
   EXPECT_EQ(work->releases[1].claim.url, got[1].url);
   EXPECT_FALSE(work->releases[1].contacted);
+}
+
+// A worker that got fewer URLs than it asked for asks again when the
+// frontier says the next host will be ready, not after the fixed pause.
+TEST(SharedCrawlLoop, AWorkerThatTookEveryReadyHostAsksAgainWhenTheNextIsReady) {
+  auto work = std::make_shared<MemoryWork>();
+  work->queue.push_back(SharedClaim{"http://d.example/0", "d.example", 0, std::nullopt});
+  work->budget = 5;
+  work->next_ready = std::chrono::milliseconds(3);
+  SharedCrawl crawl(work, std::chrono::seconds(30));
+  ASSERT_EQ(claims_of_pump(crawl, 4).size(), 1u);
+  EXPECT_LE(crawl.next_try(), std::chrono::steady_clock::now() + std::chrono::milliseconds(3));
+  // Not said: the fixed pause.
+  work->queue.push_back(SharedClaim{"http://d.example/1", "d.example", 1, std::nullopt});
+  work->next_ready = std::chrono::milliseconds(0);
+  std::this_thread::sleep_until(crawl.next_try());
+  const auto before = std::chrono::steady_clock::now();
+  ASSERT_EQ(claims_of_pump(crawl, 4).size(), 1u);
+  EXPECT_GE(crawl.next_try(), before + std::chrono::milliseconds(20));
 }
 
 TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {

@@ -613,6 +613,25 @@ TEST_F(SharedFrontierTest, AHostReleasedWithoutARequestIsReadyAtOnceUnlessItsLea
   EXPECT_TRUE(claims_of(w2->claim_up_to(2)).empty());
 }
 
+// A claim that takes every ready host says when the next host will be
+// ready (the one in its gap, not the one just leased), so that the worker
+// asks again then.
+TEST_F(SharedFrontierTest, AClaimThatTakesEveryReadyHostSaysWhenTheNextOneWillBeReady) {
+  SharedFrontierOptions o1 = worker("w1", 5000), o2 = worker("w2", 5000);
+  auto w1 = open(o1), w2 = open(o2);
+  ASSERT_TRUE(w1 && w2);
+  ASSERT_TRUE(w1->add(pages("a.pt", 2)).ok());
+  auto first = claims_of(w1->claim_up_to(1));
+  ASSERT_EQ(first.size(), 1u);
+  auto released = w1->release(first[0], "", true);
+  ASSERT_TRUE(released.ok());
+  ASSERT_TRUE(w1->add(pages("b.pt", 2)).ok());
+  auto got = claims_of(w2->claim_up_to(4));
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].host, "b.pt");
+  EXPECT_EQ(got[0].next_ready_ms, *released + 5000);
+}
+
 TEST_F(SharedFrontierTest, TheBudgetIsSpentExactlyAcrossWorkersAndNoUrlTwice) {
   {
     auto setup = open(worker("setup"));
