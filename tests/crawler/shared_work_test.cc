@@ -113,6 +113,15 @@ class MemoryWork : public SharedWork {
   }
 };
 
+// A frontier in memory with n URLs of `host` queued and a budget of n.
+std::shared_ptr<MemoryWork> queued_work(const std::string& host, int n) {
+  auto work = std::make_shared<MemoryWork>();
+  for (int i = 0; i < n; ++i)
+    work->queue.push_back(SharedClaim{"http://" + host + "/" + std::to_string(i), host, i, std::nullopt});
+  work->budget = n;
+  return work;
+}
+
 // A pump of the worker and the pump that takes its reply, keeping every
 // claim it is handed.
 std::vector<SharedClaim> claims_of_pump(SharedCrawl& crawl, std::size_t want) {
@@ -153,9 +162,7 @@ std::optional<std::string> run(SharedCrawl& crawl, std::vector<std::string>& fet
 }
 
 TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget) {
-  auto work = std::make_shared<MemoryWork>();
-  for (int i = 0; i < 6; ++i) work->queue.push_back(SharedClaim{"http://a.example/" + std::to_string(i), "a.example", i, std::nullopt});
-  work->budget = 6;
+  auto work = queued_work("a.example", 6);
   SharedCrawl crawl(work, std::chrono::seconds(30));
   // The first exchange claims four URLs, but its reply is lost.
   work->lose_next_reply = true;
@@ -187,9 +194,7 @@ TEST(SharedCrawlLoop, AClaimWhoseReplyWasLostGoesBackAndTheCrawlSpendsItsBudget)
 // address reached; one finished without a transfer (robots.txt forbade it,
 // say) releases it as not contacted, so that the host waits no gap for it.
 TEST(SharedCrawlLoop, AHostIsReleasedAsContactedOnlyByAClaimWhoseTransferEnded) {
-  auto work = std::make_shared<MemoryWork>();
-  for (int i = 0; i < 2; ++i) work->queue.push_back(SharedClaim{"http://c.example/" + std::to_string(i), "c.example", i, std::nullopt});
-  work->budget = 2;
+  auto work = queued_work("c.example", 2);
   SharedCrawl crawl(work, std::chrono::seconds(30));
   const std::vector<SharedClaim> got = claims_of_pump(crawl, 2);
   ASSERT_EQ(got.size(), 2u);
@@ -226,9 +231,7 @@ TEST(SharedCrawlLoop, AWorkerThatTookEveryReadyHostAsksAgainWhenTheNextIsReady) 
 }
 
 TEST(SharedCrawlLoop, ClaimsTheWorkerKnowsAreNotGivenBackWhenAReplyIsLost) {
-  auto work = std::make_shared<MemoryWork>();
-  for (int i = 0; i < 3; ++i) work->queue.push_back(SharedClaim{"http://b.example/" + std::to_string(i), "b.example", i, std::nullopt});
-  work->budget = 3;
+  auto work = queued_work("b.example", 3);
   SharedCrawl crawl(work, std::chrono::seconds(30));
   const std::vector<SharedClaim> got = claims_of_pump(crawl, 1);
   ASSERT_EQ(got.size(), 1u);
