@@ -1,7 +1,13 @@
 // Loading is a line parser; expansion turns a class into a regular
-// expression alternation of its phrases, longest first (RE2 prefers the
-// longest match anyway; the order keeps the text stable for diffs), with
-// metacharacters quoted and single spaces widened to " +".
+// expression alternation of its phrases in byte order, with metacharacters
+// quoted and single spaces widened to " +". Byte order puts phrases with a
+// common beginning side by side ("segunda", "segunda +feira",
+// "segunda-feira"), and RE2 merges the beginnings of neighbouring
+// alternatives into one: the tagger's combined program is a sixth smaller,
+// and its DFA states, which hold sets of program instructions, smaller too.
+// Every expansion is matched where the order of alternatives does not
+// matter (leftmost-longest, or the whole text: pattern_set.cc,
+// pattern_learner.cc); phrases() keeps its longest-first order.
 #include "temporal/lexicon.h"
 
 #include <re2/re2.h>
@@ -23,7 +29,7 @@ std::string_view trim(std::string_view s) {
 
 bool is_tag_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
 
-std::string quote_phrase(const std::string& phrase) {
+std::string quote_phrase(std::string_view phrase) {
   std::string out;
   for (char c : phrase) {
     if (c == ' ') {
@@ -169,10 +175,12 @@ Result<std::string> Lexicon::expand_tag(const std::string& name, int depth) cons
   auto c = classes_.find(name);
   if (c == classes_.end()) return Result<std::string>::Error("unknown tag 'tag_" + name + "'");
   if (c->second.empty()) return Result<std::string>::Error("tag 'tag_" + name + "' has no phrases");
+  std::vector<std::string_view> ordered(c->second.begin(), c->second.end());
+  std::sort(ordered.begin(), ordered.end());
   std::string out = "(?:";
-  for (std::size_t i = 0; i < c->second.size(); ++i) {
+  for (std::size_t i = 0; i < ordered.size(); ++i) {
     if (i) out.push_back('|');
-    out += quote_phrase(c->second[i]);
+    out += quote_phrase(ordered[i]);
   }
   out.push_back(')');
   return out;

@@ -268,13 +268,13 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   // hundred times slower. Small pattern sets get a floor.
   //
   // The combined program is compiled once (it is a large part of the
-  // start-up): its budget is set from an estimate of its size, 0.72
-  // instructions per byte of its source (the current patterns have 0.70),
+  // start-up): its budget is set from an estimate of its size, 0.60
+  // instructions per byte of its source (the current patterns have 0.59),
   // and it is compiled again with the size found when the estimate fell
   // short of it or passed it by more than a tenth.
   constexpr int64_t kCombinedBytesPerInstruction = 840, kSetBytesPerInstruction = 128;
   constexpr int64_t kFloor = int64_t{8} << 20;
-  constexpr double kInstructionsPerSourceByte = 0.72;
+  constexpr double kInstructionsPerSourceByte = 0.60;
   const RE2::Options probe_opt = opt;
   auto budget = [&](int64_t instructions) { return std::max(kFloor, instructions * kCombinedBytesPerInstruction); };
   auto combined_with = [&](int64_t instructions) {
