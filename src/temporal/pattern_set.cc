@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "temporal/pattern_union.h"
 #include "temporal/utf8.h"
 
 namespace cronista::temporal {
@@ -229,9 +230,10 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     if (!p.ok()) return p.status();
     lead = *p;
   }
-  std::string combined = lead + "(?:";
-  std::vector<std::string> expanded;
+  std::vector<std::string> expanded, sources;
   expanded.reserve(patterns.size());
+  sources.reserve(patterns.size());
+  std::size_t flat_bytes = 0;
   // Rank: the last pattern (the curated layer comes last) wins ties, so
   // patterns are stored in reverse and the lowest index wins.
   std::reverse(patterns.begin(), patterns.end());
@@ -244,35 +246,44 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     // Each regex is checked when it joins the set below (RE2::Set::Add
     // parses it and names the error): compiling each alone as well cost a
     // fifth of the start-up.
-    if (i) combined.push_back('|');
-    combined += "(?:" + *rx + ")";
+    flat_bytes += rx->size() + 5;  // as "(?:rx)|"
     expanded.push_back(std::move(*rx));
+    sources.push_back(p.regex);
   }
-  combined += ")[^\\p{L}\\p{N}]";
+  // The combined program matches any pattern, their common beginnings
+  // merged (pattern_union.h): only where a match ends is read from it.
+  auto merged = lexicon.expand(pattern_union(sources));
+  if (!merged.ok()) return merged.status();
+  const std::string combined = lead + "(?:" + *merged + ")[^\\p{L}\\p{N}]";
   // Memory budgets. RE2 builds its DFAs lazily, state by state, as new text
   // is scanned, and keeps the states until the budget is spent; then it
   // drops them all and starts again. So the DFA caches grow with the variety
   // of the text seen, not with the number of documents, up to these bounds,
   // which are what the tagger costs in steady state. The bounds are set per
-  // instruction of the combined program, because what RE2 needs before its
-  // DFA can start at all (work queues, a few states) grows with the program.
-  // Measured with the ~110k instructions of the current patterns
-  // (bench/tagger_bench.cc, BM_TagMemoryPasses): 840 bytes each (94 MB) for
-  // the combined matcher and 128 each (14 MB) for the set (its program is
-  // ~1.4 times larger and RE2 refuses to compile it below 64 bytes per
-  // instruction) hold the whole raw corpus without a reset, and on
-  // ever-new text the tagger's heap levels off at ~45 MB (it passed 50 MB
-  // with the former fixed 128 MB + 24 MB). Less costs speed: at 720 bytes
-  // the DFA is rebuilt within every pass over the corpus and tagging is 30%
-  // slower; at ~430 it cannot start and RE2 falls back to its NFA, a
-  // hundred times slower. Small pattern sets get a floor.
+  // instruction of a program, because what RE2 needs before its DFA can
+  // start at all (work queues, a few states) grows with the program.
+  // Measured with the current patterns on the whole raw corpus scanned three
+  // times (each pass after the first as fast as a pass with a budget of
+  // 4,000 bytes an instruction means no reset): the combined program (87k
+  // instructions) holds it at 1,100 bytes an instruction and more, and gets
+  // 1,300 (113 MB); at 900 the DFA is rebuilt within every pass and scanning
+  // is 40% slower; at 400 it cannot start and RE2 falls back to its NFA, a
+  // hundred times slower. (The flat alternation of the same patterns, 125k
+  // instructions, needed 840: the union's states are as large, in fewer
+  // instructions.) The set gets 128 bytes per instruction of that flat
+  // alternation (16 MB; its own program is ~1.4 times larger and RE2 refuses
+  // to compile it below 64 bytes per instruction). On ever-new text the
+  // tagger's heap levels off (bench/tagger_bench.cc, BM_TagMemoryPasses).
+  // Small pattern sets get a floor.
   //
   // The combined program is compiled once (it is a large part of the
   // start-up): its budget is set from an estimate of its size, 0.60
-  // instructions per byte of its source (the current patterns have 0.59),
-  // and it is compiled again with the size found when the estimate fell
-  // short of it or passed it by more than a tenth.
-  constexpr int64_t kCombinedBytesPerInstruction = 840, kSetBytesPerInstruction = 128;
+  // instructions per byte of its source (the current patterns have 0.59, in
+  // their union as in their flat alternation), and it is compiled again with
+  // the size found when the estimate fell short of it or passed it by more
+  // than a tenth; the set is then compiled again too, its estimate corrected
+  // in the same proportion.
+  constexpr int64_t kCombinedBytesPerInstruction = 1300, kSetBytesPerInstruction = 128;
   constexpr int64_t kFloor = int64_t{8} << 20;
   constexpr double kInstructionsPerSourceByte = 0.60;
   const RE2::Options probe_opt = opt;
@@ -284,31 +295,50 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     return std::make_unique<RE2>(combined, o);
   };
   const auto estimate = static_cast<int64_t>(static_cast<double>(combined.size()) * kInstructionsPerSourceByte);
-  // The set is compiled on a thread of its own while the combined pattern
-  // compiles here (the two are most of the start-up), its budget from the
-  // same estimate, and compiled again, as the combined one is, when the
-  // estimate proves too far off.
-  auto set_with = [&](int64_t instructions) -> Result<std::unique_ptr<RE2::Set>> {
+  // The set is compiled in two parts, each on a thread of its own, while
+  // the combined pattern compiles here: the three are most of the start-up,
+  // and the set alone took longer than the combined pattern. The parts split
+  // the patterns' source in halves.
+  using SetResult = Result<std::unique_ptr<RE2::Set>>;
+  const std::size_t parts = std::min<std::size_t>(2, expanded.size());
+  std::vector<std::size_t> first(parts + 1, expanded.size());
+  first[0] = 0;
+  for (std::size_t k = 1, i = 0, bytes = 0; k < parts; ++k) {
+    while (i < expanded.size() && bytes * parts < flat_bytes * k) bytes += expanded[i++].size() + 5;
+    first[k] = i;
+  }
+  auto part_with = [&](std::size_t k, double scale) -> SetResult {
+    std::size_t bytes = 0;
+    for (std::size_t i = first[k]; i < first[k + 1]; ++i) bytes += expanded[i].size() + 5;
+    const auto instructions = static_cast<int64_t>(static_cast<double>(bytes) * kInstructionsPerSourceByte * scale);
     RE2::Options set_opt = opt;
     set_opt.set_max_mem(std::max(kFloor, instructions * kSetBytesPerInstruction));
     auto s = std::make_unique<RE2::Set>(set_opt, RE2::ANCHOR_BOTH);
-    for (std::size_t i = 0; i < expanded.size(); ++i) {
+    for (std::size_t i = first[k]; i < first[k + 1]; ++i) {
       std::string error;
-      if (s->Add(expanded[i], &error) != static_cast<int>(i))
-        return Result<std::unique_ptr<RE2::Set>>::Error(patterns[i].source + ": bad regex: " + error);
+      if (s->Add(expanded[i], &error) != static_cast<int>(i - first[k]))
+        return SetResult::Error(patterns[i].source + ": bad regex: " + error);
     }
-    if (!s->Compile()) return Result<std::unique_ptr<RE2::Set>>::Error("pattern set too large to compile");
+    if (!s->Compile()) return SetResult::Error("pattern set too large to compile");
     return s;
   };
-  // Declared last: an early return waits here for the thread to end. (Where
-  // no thread can be started, the set is compiled at get().)
-  auto set_compiled = std::async(std::launch::async | std::launch::deferred, set_with, estimate);
+  // Declared last: an early return waits here for the threads to end. (Where
+  // no thread can be started, the parts are compiled at get().)
+  std::vector<std::future<SetResult>> parts_compiled;
+  for (std::size_t k = 0; k < parts; ++k)
+    parts_compiled.push_back(std::async(std::launch::async | std::launch::deferred, part_with, k, 1.0));
+  auto combined_failed = [&]() -> R {
+    // A pattern that is not a regular expression: its part names it.
+    for (auto& part : parts_compiled)
+      if (auto named = part.get(); !named.ok()) return named.status();
+    return R::Error("cannot compile the combined pattern: " + set->combined_->error());
+  };
   set->combined_ = combined_with(estimate);
   if (!set->combined_->ok()) {
     // Perhaps only too large for the estimate's budget: the generous one says.
     set->combined_ = std::make_unique<RE2>(combined, probe_opt);
     ++set->combined_compilations_;
-    if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
+    if (!set->combined_->ok()) return combined_failed();
   }
   const int64_t instructions = set->combined_->ProgramSize();
   const bool estimate_off = [&] {
@@ -317,19 +347,21 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   }();
   if (estimate_off) {
     set->combined_ = combined_with(instructions);
-    if (!set->combined_->ok()) return R::Error("cannot compile the combined pattern: " + set->combined_->error());
+    if (!set->combined_->ok()) return combined_failed();
   }
-  auto compiled = set_compiled.get();
-  if (compiled.ok() && estimate_off) compiled = set_with(instructions);
-  if (!compiled.ok()) return compiled.status();
-  set->set_ = std::move(*compiled);
-  {
+  for (std::size_t k = 0; k < parts; ++k) {
+    auto compiled = parts_compiled[k].get();
+    if (compiled.ok() && estimate_off)
+      compiled = part_with(k, static_cast<double>(instructions) / static_cast<double>(std::max<int64_t>(1, estimate)));
+    if (!compiled.ok()) return compiled.status();
     // A set whose DFA cannot start within its budget fails every match
     // (RE2::Set has no slower fallback): an error now, not silence later.
     std::vector<int> none;
     RE2::Set::ErrorInfo info{RE2::Set::kNoError};
-    if (!set->set_->Match(" ", &none, &info) && info.kind == RE2::Set::kOutOfMemory)
+    if (!(*compiled)->Match(" ", &none, &info) && info.kind == RE2::Set::kOutOfMemory)
       return R::Error("pattern set too large for its DFA memory budget");
+    set->parts_.push_back(std::move(*compiled));
+    set->part_first_.push_back(static_cast<int>(first[k]));
   }
   set->patterns_ = std::move(patterns);
   set->index_words(lexicon);
@@ -473,7 +505,7 @@ void PatternSet::index_words(const Lexicon& lexicon) {
   for (auto& [word, kind] : words_) {
     if (!(kind & kGlue)) continue;
     kind = kGlue;
-    set_->Match(word, &alone);
+    match_first_part(word, &alone);
     if (!alone.empty()) kind |= kMarker;
   }
   std::size_t capacity = 16;
@@ -613,13 +645,21 @@ PatternSet::SpanCache& PatternSet::thread_span_cache() const {
   return spans;
 }
 
+void PatternSet::match_first_part(re2::StringPiece span, std::vector<int>* hits) const {
+  hits->clear();
+  for (std::size_t k = 0; k < parts_.size() && hits->empty(); ++k) {
+    parts_[k]->Match(span, hits);
+    for (int& h : *hits) h += part_first_[k];
+  }
+}
+
 PatternSet::SpanClass PatternSet::classify(std::string_view text, std::size_t a, std::size_t b) const {
   // The span may open with prepositions the pattern itself does not spell
   // out: drop them one word at a time until a pattern matches it.
   const std::size_t first = a;
   std::vector<int> hits;
   while (a < b) {
-    set_->Match(re2::StringPiece(text.data() + a, b - a), &hits);
+    match_first_part(re2::StringPiece(text.data() + a, b - a), &hits);
     if (!hits.empty()) break;
     std::size_t sp = text.find(' ', a);
     if (sp == std::string_view::npos || sp >= b) break;

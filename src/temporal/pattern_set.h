@@ -128,7 +128,13 @@ class PatternSet {
   std::vector<std::uint32_t> prefixes_;
   std::vector<Pattern> patterns_;
   std::unique_ptr<RE2> combined_;
-  std::unique_ptr<RE2::Set> set_;
+  // The patterns in consecutive parts, each an RE2::Set, compiled at once
+  // on threads of their own; parts_[k] holds patterns from part_first_[k].
+  std::vector<std::unique_ptr<RE2::Set>> parts_;
+  std::vector<int> part_first_;
+  // The patterns matching `span` whole, of the first part that has any: the
+  // lowest indices, which are what the tagger reads.
+  void match_first_part(re2::StringPiece span, std::vector<int>* hits) const;
   // Which pattern classifies a span, by the span's text: the same
   // expressions recur ("2010", "em 2009", "hoje"), and the set's match over
   // a span costs more than the lookup. The value is the number of leading
