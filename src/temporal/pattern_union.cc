@@ -90,6 +90,13 @@ std::optional<std::vector<std::string>> pattern_atoms(std::string_view s) {
     std::size_t j = i + 1;
     if (c == '|') return std::nullopt;
     if (c == '(') {
+      // A flag group without a colon, "(?i)", changes the flags of all that
+      // follows in the enclosing group, other alternatives included: the
+      // source stays whole, flags within its own group.
+      if (s.compare(i, 2, "(?") == 0 && i + 2 < s.size() && s[i + 2] != ':' && s[i + 2] != 'P' && s[i + 2] != '<') {
+        const std::size_t close = s.find_first_of(":)", i + 2);
+        if (close != std::string_view::npos && s[close] == ')') return std::nullopt;
+      }
       j = group_end(s, i);
     } else if (c == '[') {
       j = class_end(s, i);

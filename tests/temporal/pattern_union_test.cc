@@ -41,6 +41,15 @@ TEST(PatternAtoms, ATopLevelAlternationIsNotCut) {
   EXPECT_EQ(*grouped, Atoms{"(?:hoje|ontem)"});
 }
 
+TEST(PatternAtoms, ASourceThatSetsFlagsForWhatFollowsIsNotCut) {
+  // "(?i)" would reach the alternatives written after it in the union.
+  EXPECT_FALSE(pattern_atoms("(?i)natal").has_value());
+  EXPECT_EQ(pattern_union({"(?i)natal", "nata"}), "(?:(?:(?i)natal)|nata)");
+  auto scoped = pattern_atoms("(?i:natal)s?");
+  ASSERT_TRUE(scoped.has_value());
+  EXPECT_EQ(*scoped, (Atoms{"(?i:natal)", "s?"}));
+}
+
 TEST(PatternUnion, WritesCommonBeginningsOnce) {
   EXPECT_EQ(pattern_union({"dia tag_MONTH", "dia tag_MONTH de tag_YEAR"}), "dia tag_MONTH(?: de tag_YEAR)?");
   EXPECT_EQ(pattern_union({"noite", "nova"}), "no(?:ite|va)");
