@@ -14,20 +14,24 @@
 # all threads: node's compiler and collector threads count too), as MB/s, and
 # the ratio cronista/chrono-node of both. cronista runs with its default
 # threads (the machine's hardware threads; chrono-node has one), and with
-# --threads 1 too when given --one-thread (if it has the option). Several build folders (two
+# --threads 1 too when given --one-thread (if it has the option), and with glibc's heap
+# on transparent huge pages too when given --hugetlb (GLIBC_TUNABLES=glibc.malloc.hugetlb=1
+# in its environment; a tunable read at start, which a user sets). Several build folders (two
 # versions of cronista, say) run alternately in the same run.
 #
-#   bench/tag_process_compare.sh [--runs N] [--one-thread] [build-dir...]   (default: build)
+#   bench/tag_process_compare.sh [--runs N] [--one-thread] [--hugetlb] [build-dir...]   (default: build)
 set -euo pipefail
 
 runs=3
 builds=()
 one_thread=0
+hugetlb=0
 while (($#)); do
   case "$1" in
     --runs) runs="$2"; shift ;;
     --one-thread) one_thread=1 ;;
-    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --hugetlb) hugetlb=1 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) builds+=("$1") ;;
   esac
   shift
@@ -93,6 +97,9 @@ for build in "${builds[@]}"; do
   names+=("$label"); commands+=("$build/cronista tag")
   if ((one_thread)) && "$build/cronista" tag --help 2>/dev/null | grep -q -- --threads; then
     names+=("$label --threads 1"); commands+=("$build/cronista tag --threads 1")
+  fi
+  if ((hugetlb)); then
+    names+=("$label, huge pages"); commands+=("env GLIBC_TUNABLES=glibc.malloc.hugetlb=1 $build/cronista tag")
   fi
 done
 for k in "${!commands[@]}"; do : > "$tmp/cronista$k.times"; done
