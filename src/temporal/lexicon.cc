@@ -27,8 +27,6 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-bool is_tag_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
-
 std::string quote_phrase(std::string_view phrase) {
   std::string out;
   for (char c : phrase) {
@@ -186,12 +184,20 @@ Result<std::string> Lexicon::expand_tag(const std::string& name, int depth) cons
   return out;
 }
 
+std::size_t regex_class_end(std::string_view s, std::size_t i) {
+  std::size_t j = i + 1;
+  if (j < s.size() && s[j] == '^') ++j;
+  if (j < s.size() && s[j] == ']') ++j;
+  for (; j < s.size() && s[j] != ']'; ++j)
+    if (s[j] == '\\') ++j;
+  return std::min(j + 1, s.size());
+}
+
 Result<std::string> Lexicon::expand(std::string_view pattern) const { return expand_depth(pattern, 0); }
 
 Result<std::string> Lexicon::expand_depth(std::string_view p, int depth) const {
   if (depth > 8) return Result<std::string>::Error("tags nested too deeply in '" + std::string(p) + "'");
   std::string out;
-  int bracket = 0;  // inside [...]
   for (std::size_t i = 0; i < p.size(); ++i) {
     const char c = p[i];
     if (c == '\\' && i + 1 < p.size()) {
@@ -199,16 +205,10 @@ Result<std::string> Lexicon::expand_depth(std::string_view p, int depth) const {
       out.push_back(p[++i]);
       continue;
     }
-    if (bracket) {
-      if (c == ']') bracket = 0;
-      out.push_back(c);
-      continue;
-    }
-    if (c == '[') {
-      bracket = 1;
-      out.push_back(c);
-      if (i + 1 < p.size() && p[i + 1] == '^') out.push_back(p[++i]);
-      if (i + 1 < p.size() && p[i + 1] == ']') out.push_back(p[++i]);
+    if (c == '[') {  // a class is copied as it is
+      const std::size_t end = regex_class_end(p, i);
+      out.append(p.substr(i, end - i));
+      i = end - 1;
       continue;
     }
     if (c == ' ') {

@@ -18,6 +18,14 @@
 
 namespace cronista::temporal {
 
+// The syntax of pattern sources that expand() reads, shared with what
+// cuts them into pieces (pattern_union.h): the characters of NAME in
+// "tag_NAME", and the end (one past its ']') of the character class that
+// opens at s[i] ('['), where "[^" and a ']' first belong to the class and
+// escapes are skipped (the end of `s` when it is not closed).
+inline bool is_tag_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+std::size_t regex_class_end(std::string_view s, std::size_t i);
+
 struct LexEntry {
   std::string cls;    // class name, e.g. "MONTH"
   std::string value;  // e.g. "4"

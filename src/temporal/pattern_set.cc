@@ -233,7 +233,9 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   std::vector<std::string> expanded, sources;
   expanded.reserve(patterns.size());
   sources.reserve(patterns.size());
-  std::size_t flat_bytes = 0;
+  // flat_before[i]: the bytes of the patterns before i in a flat
+  // alternation, "(?:rx)|" each (what the set's budgets are estimated from).
+  std::vector<std::size_t> flat_before{0};
   // Rank: the last pattern (the curated layer comes last) wins ties, so
   // patterns are stored in reverse and the lowest index wins.
   std::reverse(patterns.begin(), patterns.end());
@@ -246,7 +248,7 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
     // Each regex is checked when it joins the set below (RE2::Set::Add
     // parses it and names the error): compiling each alone as well cost a
     // fifth of the start-up.
-    flat_bytes += rx->size() + 5;  // as "(?:rx)|"
+    flat_before.push_back(flat_before.back() + rx->size() + 5);
     expanded.push_back(std::move(*rx));
     sources.push_back(p.regex);
   }
@@ -303,13 +305,11 @@ Result<std::unique_ptr<PatternSet>> PatternSet::build(std::vector<Pattern> patte
   const std::size_t parts = std::min<std::size_t>(2, expanded.size());
   std::vector<std::size_t> first(parts + 1, expanded.size());
   first[0] = 0;
-  for (std::size_t k = 1, i = 0, bytes = 0; k < parts; ++k) {
-    while (i < expanded.size() && bytes * parts < flat_bytes * k) bytes += expanded[i++].size() + 5;
-    first[k] = i;
-  }
+  for (std::size_t k = 1; k < parts; ++k)
+    first[k] = static_cast<std::size_t>(
+        std::lower_bound(flat_before.begin(), flat_before.end(), (flat_before.back() * k + parts - 1) / parts) - flat_before.begin());
   auto part_with = [&](std::size_t k, double scale) -> SetResult {
-    std::size_t bytes = 0;
-    for (std::size_t i = first[k]; i < first[k + 1]; ++i) bytes += expanded[i].size() + 5;
+    const std::size_t bytes = flat_before[first[k + 1]] - flat_before[first[k]];
     const auto instructions = static_cast<int64_t>(static_cast<double>(bytes) * kInstructionsPerSourceByte * scale);
     RE2::Options set_opt = opt;
     set_opt.set_max_mem(std::max(kFloor, instructions * kSetBytesPerInstruction));

@@ -4,22 +4,11 @@
 #include <map>
 #include <memory>
 
+#include "temporal/lexicon.h"
+
 namespace cronista::temporal {
 
 namespace {
-
-bool is_tag_char(char c) { return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
-
-// The end of the character class that opens at s[i] ('['), as
-// Lexicon::expand and RE2 read it: "[^" and a "]" first are part of it.
-std::size_t class_end(std::string_view s, std::size_t i) {
-  std::size_t j = i + 1;
-  if (j < s.size() && s[j] == '^') ++j;
-  if (j < s.size() && s[j] == ']') ++j;
-  for (; j < s.size() && s[j] != ']'; ++j)
-    if (s[j] == '\\') ++j;
-  return std::min(j + 1, s.size());
-}
 
 // The end of the group that opens at s[i] ('('), escapes and classes
 // skipped; the end of the text when it is not closed (RE2 names the error).
@@ -29,7 +18,7 @@ std::size_t group_end(std::string_view s, std::size_t i) {
     if (s[j] == '\\') {
       ++j;
     } else if (s[j] == '[') {
-      j = class_end(s, j) - 1;
+      j = regex_class_end(s, j) - 1;
     } else if (s[j] == '(') {
       ++depth;
     } else if (s[j] == ')' && --depth == 0) {
@@ -99,7 +88,7 @@ std::optional<std::vector<std::string>> pattern_atoms(std::string_view s) {
       }
       j = group_end(s, i);
     } else if (c == '[') {
-      j = class_end(s, i);
+      j = regex_class_end(s, i);
     } else if (c == '\\') {
       j = std::min(i + 2, s.size());
     } else if (s.compare(i, 4, "tag_") == 0 && (i == 0 || !is_tag_char(s[i - 1]))) {

@@ -121,7 +121,9 @@ TEST(PatternUnion, MatchesWhatTheFlatAlternationOfTheShippedPatternsMatches) {
     ++starts;
     matches += x;
     ASSERT_EQ(x, y) << "at «" << text.substr(i, 40) << "»";
-    if (x) ASSERT_EQ(ma.size(), mb.size()) << "at «" << text.substr(i, 40) << "»";
+    if (x) {
+      ASSERT_EQ(ma.size(), mb.size()) << "at «" << text.substr(i, 40) << "»";
+    }
   }
   EXPECT_GT(matches, 500u) << "of " << starts << " word starts";
 }
