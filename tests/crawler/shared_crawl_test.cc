@@ -98,10 +98,21 @@ void expect_clean_exits(const TempDir& tmp, std::vector<Child>& workers, const s
     EXPECT_EQ(workers[i].wait(), 0) << testing::read_file(tmp / (names[i] + ".err"));
 }
 
+// The URLs downloaded, shard after shard. A worker that downloaded nothing
+// (the others held every host while it had a URL to claim) keeps no shard
+// and says so; a shard that cannot be read fails the test.
 std::vector<std::string> history(const TempDir& tmp, const std::vector<std::string>& names) {
   std::vector<std::string> all;
   for (const auto& n : names) {
-    const auto h = rows((tmp / (n + ".db")).string(), "SELECT url FROM history");
+    const auto db = tmp / (n + ".db");
+    if (!std::filesystem::exists(db)) {
+      EXPECT_NE(testing::read_file(tmp / (n + ".err")).find("nothing was kept"), std::string::npos)
+          << n << " left no shard and did not say why";
+      continue;
+    }
+    const auto h = rows(db.string(), "SELECT url FROM history");
+    for (const auto& url : h)
+      if (url.rfind("ERROR ", 0) == 0) ADD_FAILURE() << n << ": " << url;
     all.insert(all.end(), h.begin(), h.end());
   }
   return all;
