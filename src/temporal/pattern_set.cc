@@ -414,9 +414,7 @@ void for_each_word(std::string_view s, bool regex, F&& f) {
   while (i < s.size()) {
     if (regex && s.compare(i, 4, "tag_") == 0) {
       i += 4;
-      while (i < s.size() && (std::isupper(static_cast<unsigned char>(s[i])) || s[i] == '_' ||
-                              std::isdigit(static_cast<unsigned char>(s[i]))))
-        ++i;
+      while (i < s.size() && is_tag_char(s[i])) ++i;
       continue;
     }
     if (regex && s[i] == '\\') {
@@ -424,8 +422,7 @@ void for_each_word(std::string_view s, bool regex, F&& f) {
       continue;
     }
     if (regex && s[i] == '[') {
-      while (i < s.size() && s[i] != ']') ++i;
-      ++i;
+      i = regex_class_end(s, i);
       continue;
     }
     if (regex && s[i] == '(' && i + 1 < s.size() && s[i + 1] == '?') {  // (?: and friends
@@ -454,9 +451,7 @@ void for_each_tag(std::string_view s, F&& f) {
   for (std::size_t i = s.find("tag_"); i != std::string_view::npos; i = s.find("tag_", i)) {
     i += 4;
     std::size_t j = i;
-    while (j < s.size() && (std::isupper(static_cast<unsigned char>(s[j])) || s[j] == '_' ||
-                            std::isdigit(static_cast<unsigned char>(s[j]))))
-      ++j;
+    while (j < s.size() && is_tag_char(s[j])) ++j;
     f(s.substr(i, j - i));
     i = j;
   }
