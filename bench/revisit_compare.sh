@@ -19,8 +19,9 @@
 # crawl (--run-for).
 # Prints one row per run: time-averaged freshness and age, discovery
 # latency p90 of the articles published in the window, the share of
-# them fetched and the requests in the window (at the server), and the
-# load average of the machine when the crawl ended; then the measured
+# them fetched and the requests in the window (at the server), the
+# load average of the machine when the crawl ended and the crawl's CPU
+# seconds (user + system, all its threads); then the measured
 # freshness over the simulated optimum's; then how many of the changes each
 # crawl downloaded it called changes, and how many unchanged downloads it
 # called changed (eval-revisit --db);
@@ -114,6 +115,8 @@ serve() {  # WEB RUN
 
 runs="$policies"
 declare -A load  # the 1-minute load average when each crawl ended
+declare -A cpu   # each crawl's CPU seconds (user + system; a shared crawl's workers together)
+TIMEFORMAT='%U %S'
 if ((workers > 0)); then
   command -v redis-server >/dev/null && command -v redis-cli >/dev/null ||
     { echo "revisit_compare: --workers needs redis-server and redis-cli; run scripts/setup" >&2; exit 1; }
@@ -163,11 +166,13 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
   for policy in $policies; do
     serve "$web" "$policy"
     echo "revisit_compare: seed $seed: crawl --revisit --revisit-policy $policy for ${run_for}s" >&2
-    "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
+    # Bash's `time` (TIMEFORMAT: user and system seconds) gives the crawl's CPU.
+    { time "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$policy.db" --quiet \
       --revisit --revisit-policy "$policy" "${prior_args[@]}" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
-      2>"$work/crawl-$seed-$policy.log" || { cat "$work/crawl-$seed-$policy.log" >&2; exit 1; }
+      2>"$work/crawl-$seed-$policy.log"; } 2>"$work/cpu-$seed-$policy.txt" || { cat "$work/crawl-$seed-$policy.log" >&2; exit 1; }
     stop_server
     load["$policy"]="$(cut -d' ' -f1 /proc/loadavg)"
+    cpu["$policy"]="$(awk '{printf "%.1f", $1 + $2}' "$work/cpu-$seed-$policy.txt")"
     grep -E "^(pages downloaded|requests|stopped)" "$work/crawl-$seed-$policy.log" | sed "s/^/  $policy: /" >&2
   done
   if ((workers > 0)); then
@@ -175,14 +180,17 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
     echo "revisit_compare: seed $seed: $workers workers of one crawl, --revisit-policy $shared_policy, ${run_for}s" >&2
     pids=()
     for w in $(seq 1 "$workers"); do
-      "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$shared_run-$w.db" --quiet \
+      # Each worker timed as a lone crawl is (bash's `time`, in a subshell of its own).
+      ( time "$bin" crawl --mode general --from 2000 --to 2030 --seeds "$seeds_file" --db "$web/$shared_run-$w.db" --quiet \
         --revisit --revisit-policy "$shared_policy" --run-for "${run_for}s" --fetch-rate "$budget" --delay-ms "$delay_ms" \
-        --frontier "unix://$sock" --crawl-id "revisit-$seed" 2>"$work/crawl-$seed-$shared_run-$w.log" &
+        --frontier "unix://$sock" --crawl-id "revisit-$seed" 2>"$work/crawl-$seed-$shared_run-$w.log" ) \
+        2>"$work/cpu-$seed-$shared_run-$w.txt" &
       pids+=($!)
     done
     for p in "${pids[@]}"; do wait "$p" || { cat "$work/crawl-$seed-$shared_run"-*.log >&2; exit 1; }; done
     stop_server
     load["$shared_run"]="$(cut -d' ' -f1 /proc/loadavg)"
+    cpu["$shared_run"]="$(cat "$work/cpu-$seed-$shared_run"-*.txt | awk '{s += $1 + $2} END {printf "%.1f", s}')"
   fi
 
   # Every crawl's log scored over the same window, and the references simulated once.
@@ -204,11 +212,11 @@ for line in open(sys.argv[1]).read().splitlines()[1:]:
 
   echo
   echo "## seed $seed: $pages pages, budget $budget requests/s, gap $delay_ms ms, window ${warmup}..${run_for} s"
-  printf '%-22s %10s %10s %12s %10s %10s %6s\n' run freshness age_s p90_s fetched requests load
+  printf '%-22s %10s %10s %12s %10s %10s %6s %6s\n' run freshness age_s p90_s fetched requests load cpu_s
   read -r opt_f _ < <(figures "$web/eval-sim/figures.csv" optimal)
   for policy in $runs; do
     read -r f a p s n < <(figures "$web/eval-$policy/figures.csv" measured)
-    printf '%-22s %10s %10s %12s %10s %10s %6s\n' "crawl $policy" "$f" "$a" "$p" "$s" "$n" "${load[$policy]}"
+    printf '%-22s %10s %10s %12s %10s %10s %6s %6s\n' "crawl $policy" "$f" "$a" "$p" "$s" "$n" "${load[$policy]}" "${cpu[$policy]}"
   done
   for ref in optimal uniform proportional nutch-main storm-main barbosa two-tiers estimated; do
     read -r f a p s n < <(figures "$web/eval-sim/figures.csv" "$ref")

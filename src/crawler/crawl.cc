@@ -2121,8 +2121,11 @@ Result<CrawlSummary> Crawl::run(const std::atomic<bool>* stop) {
     }
     // A spare slot waits for the first host it found busy.
     if (schedule_ && !shared_ && spare_retry_ > Clock::now()) next = std::min(next, spare_retry_);
-    // The next request slot of the budget.
-    if (!rate_allows(Clock::now())) next = std::min(next, next_rate_slot());
+    // Nothing is fetched before the budget's next request slot: a page due
+    // or a host ready before it waits for it (waking for them at once made
+    // the loop spin, a millisecond at a time, until the slot), and the slot
+    // itself wakes the loop (a spare slot may take a revisit then).
+    if (!rate_allows(Clock::now())) next = next_rate_slot();
     if (shared_ && shared_->next_try() > Clock::now()) next = std::min(next, shared_->next_try());
     // A round trip to the shared frontier under way: its reply is looked for soon.
     if (shared_ && shared_->awaiting()) next = std::min(next, Clock::now() + std::chrono::milliseconds(1));
